@@ -1,0 +1,1 @@
+"""One-time setup: board corners, pawn colours, exposure and the LED map."""

@@ -1,0 +1,1 @@
+"""Camera, LED strip and buttons: real Raspberry Pi drivers and faithful simulators."""
