@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.bench",
     "hardware.cli",
     "vision.cli",
+    "vision.cli_render",
 )
 
 
