@@ -127,6 +127,7 @@ _GLYPHS = {
     Tile.NS: "│", Tile.EW: "─", Tile.NE: "└", Tile.ES: "┌", Tile.SW: "┐", Tile.NW: "┘",
     Tile.NES: "├", Tile.ESW: "┬", Tile.NSW: "┤", Tile.NEW: "┴",
 }  # fmt: skip
+_BY_GLYPH = {glyph: tile for tile, glyph in _GLYPHS.items()}
 
 
 def rotate_mask(mask: int, quarter_turns: int = 1) -> int:
@@ -171,6 +172,11 @@ def parse_square(value: object) -> Square:
     if not (0 <= r < SIZE and 0 <= c < SIZE):
         raise InvalidStateError(f"square {list(value)!r} is off the board: row and col are 0..6")
     return (r, c)
+
+
+def format_square(square: Square) -> str:
+    """The ``ROW,COL`` text form that :func:`parse_square` reads back (``"3,4"``)."""
+    return f"{square[0]},{square[1]}"
 
 
 def square_index(square: Square) -> int:
@@ -228,6 +234,7 @@ class Color(enum.Enum):
 
 
 COLORS: tuple[Color, ...] = tuple(Color)
+_BY_INITIAL = {color.value[0].upper(): color for color in Color}  # the pawn marks of str(board)
 
 
 # --------------------------------------------------------------------------- gates
@@ -541,7 +548,7 @@ class Board:
         for key in ("tiles", "spare"):
             if key not in data:
                 raise InvalidStateError(f"board state has no {key!r}")
-        return cls.from_rows(data["tiles"], data["spare"], data.get("pawns") or {}, data.get("last_push"))
+        return cls.from_rows(data["tiles"], data["spare"], data.get("pawns"), data.get("last_push"))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -581,7 +588,7 @@ class Board:
         Mechanical: any gate works; legality (the reverse ban) is :meth:`legal_pushes`.
         """
         gate = Gate.parse(gate)
-        laid = self.spare if spare is None else spare
+        laid = self.spare if spare is None else spare if isinstance(spare, Tile) else Tile.parse(spare)
         if not same_shape(self.spare, laid):
             raise InvalidStateError(f"spare {str(laid)!r} is not a rotation of the spare {str(self.spare)!r}")
         tiles, leaving = push_line(self.tiles, gate, laid)
@@ -589,8 +596,16 @@ class Board:
         return Board(tuple(tiles), leaving, pawns, gate)
 
     def connectivity(self) -> tuple[int, int]:
-        """(east, south) bit sets of squares joined to their east/south neighbour."""
-        return _neighbour_masks(self.tiles)
+        """(east, south) bit sets of squares joined to their east/south neighbour.
+
+        Cached on the (immutable) board: the referee and the LED guidance ask for
+        several pawns' reachable squares on the same board.
+        """
+        cached: tuple[int, int] | None = self.__dict__.get("_connectivity")
+        if cached is None:
+            cached = _neighbour_masks(self.tiles)
+            object.__setattr__(self, "_connectivity", cached)
+        return cached
 
     def reachable_mask(self, start: Square | Iterable[Square]) -> int:
         """49-bit set of squares reachable from ``start`` (one square or several)."""
@@ -638,6 +653,41 @@ class Board:
         lines.append(f"spare {self.spare.glyph} ({self.spare}){last}")
         return "\n".join(lines)
 
+    @classmethod
+    def from_text(cls, text: str) -> Board:
+        """Parse the text form that ``str(board)`` prints (logs, doctests, fixtures).
+
+        Seven rows of seven glyphs, each optionally followed by pawn marks such as
+        ``R@0 Y@6`` (colour initial @ column), then ``spare <glyph> (<openings>)``
+        and an optional `` last=<gate>``.
+        """
+        lines = [line.rstrip() for line in text.strip("\n").splitlines() if line.strip()]
+        if len(lines) != SIZE + 1:
+            raise InvalidStateError(f"a board text has {SIZE} rows and a spare line, got {len(lines)} lines")
+        tiles: list[Tile] = []
+        pawns: dict[Color, Square] = {}
+        for r, line in enumerate(lines[:SIZE]):
+            glyphs, _, marks = line.partition(" ")
+            if len(glyphs) != SIZE or any(g not in _BY_GLYPH for g in glyphs):
+                raise InvalidStateError(f"board text row {r} {line!r}: expected {SIZE} tile glyphs")
+            tiles.extend(_BY_GLYPH[g] for g in glyphs)
+            for mark in marks.split():
+                initial, at, col = mark.partition("@")
+                color = _BY_INITIAL.get(initial)
+                if color is None or not at or not col.isdigit() or int(col) >= SIZE:
+                    raise InvalidStateError(f"board text row {r}: bad pawn mark {mark!r}, expected e.g. 'R@3'")
+                pawns[color] = (r, int(col))
+        words = lines[SIZE].split()
+        if len(words) not in (3, 4) or words[0] != "spare" or not (words[2].startswith("(") and words[2].endswith(")")):
+            raise InvalidStateError(f"board text spare line {lines[SIZE]!r}: expected 'spare ┬ (ESW) [last=N3]'")
+        spare = Tile.parse(words[2][1:-1])
+        last = None
+        if len(words) == 4:
+            if not words[3].startswith("last="):
+                raise InvalidStateError(f"board text spare line {lines[SIZE]!r}: expected 'last=<gate>' at the end")
+            last = Gate.parse(words[3][len("last=") :])
+        return cls(tuple(tiles), spare, pawns, last)
+
     def __repr__(self) -> str:
         return f"Board.from_json({self.to_json()!r})"
 
@@ -645,12 +695,17 @@ class Board:
 class _FrozenPawns(dict):  # type: ignore[type-arg]
     """A read-only, hashable colour -> square mapping kept in colour order."""
 
-    def __init__(self, pawns: Mapping[Color, Square]) -> None:
-        super().__init__(sorted(((Color.parse(k) if not isinstance(k, Color) else k, tuple(v)) for k, v in pawns.items()),
+    def __init__(self, pawns: Mapping[Color, Square] | Iterable[tuple[Color, Square]] = ()) -> None:
+        pairs = pawns.items() if isinstance(pawns, Mapping) else pawns
+        super().__init__(sorted(((Color.parse(k) if not isinstance(k, Color) else k, tuple(v)) for k, v in pairs),
                                 key=lambda kv: COLORS.index(kv[0])))
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(self.items()))
+
+    def __reduce__(self) -> tuple[type, tuple[dict[Color, Square]]]:
+        # pickle/copy would otherwise rebuild the dict item by item through the blocked __setitem__
+        return (_FrozenPawns, (dict(self),))
 
     def _readonly(self, *args: object, **kwargs: object) -> None:
         raise TypeError("board pawns are immutable; use Board.with_pawns")
