@@ -1,0 +1,308 @@
+"""Tile openings: which sides of each of the 49 tiles are open, learned per frame.
+
+Nothing here knows what an edition looks like. Every frame teaches the reader
+what corridor and wall look like *in that frame*, from facts true of every
+Labyrinth board:
+
+* the 16 fixed tiles have known openings: 44 known-open and 20 known-closed
+  edges, sampled exactly where every other tile's edges are sampled;
+* a tile's four corners are always wall.
+
+Each sampled region is described by its mean Lab colour and its texture (the
+standard deviation of L), *minus the same description of the tile's own
+corners*. That subtraction removes what a whole tile shares: uneven light,
+colour casts, the companion's LED spill on that square, the glow-in-the-dark
+tint at night. A linear discriminant fitted on the 64 known edges then scores
+every tile's four edge regions; the class-conditional spread on the known
+edges turns a score into an open probability, so at night (noisy, faint) the
+probabilities come out softer on their own. Because the model is learned, the
+"corridor is brighter" assumption never appears: on a glow board at night it
+simply flips.
+
+Edge regions sit between the tile's centre and its border, not at the centre,
+so treasure pictures (at the centre) do not look like corridor or wall. Pawns
+stand on tiles and hide them: squares in ``exclude`` do not teach the model and
+their probabilities are pulled toward 0.5.
+
+Each tile is decoded to the most likely *valid* shape (2 or 3 openings: a
+straight, a corner or a T), with the posterior of that shape as confidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.board import FIXED_TILES, SIZE, Square, Tile
+from companion.observation import TileReading
+from vision.rectify import Rectified
+
+__all__ = ["TileModel", "TilesConfig", "edge_features", "fit_model", "grid_quality", "read_tiles"]
+
+_BITS = np.array([1, 2, 4, 8])
+_SHAPES = np.array([int(t) for t in Tile])
+#: open/closed of each side (N E S W) for each of the ten shapes, shape (10, 4)
+_SHAPE_SIDES = ((_SHAPES[:, None] & _BITS[None, :]) > 0).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class TilesConfig:
+    """Sampling geometry (fractions of a tile) and model settings, with the reasons for the defaults.
+
+    * ``corner_lo..corner_hi``: corner boxes start just inside the seam (seams and
+      the neighbour's shadow are neither corridor nor wall) and stay small enough
+      to miss the corridor of any edition.
+    * ``edge_half_width``: half the width of an edge box along the side; corridors
+      are about a third of a tile wide in every edition, so 0.09 stays inside.
+    * ``edge_lo..edge_hi``: how far the edge box reaches from the side toward the
+      centre; it stops well before the centre picture.
+    * ``prob_floor``: no side is ever certain; keeps one misread from dominating a
+      candidate board's score.
+    * ``exclude_weight``: how much of an excluded (pawn-covered) tile's evidence is kept.
+    * ``spread_inflation``: widens the learned class spreads, because 64 samples
+      underestimate the tails.
+    """
+
+    corner_lo: float = 0.07
+    corner_hi: float = 0.22
+    edge_half_width: float = 0.09
+    edge_lo: float = 0.05
+    edge_hi: float = 0.27
+    prob_floor: float = 0.01
+    exclude_weight: float = 0.35
+    spread_inflation: float = 1.3
+    ridge: float = 1.0
+
+
+DEFAULT_CONFIG = TilesConfig()
+
+# Known edges of the fixed tiles: (row, col, side) and open flags.
+_FIXED_EDGES = np.array([(r, c, s) for (r, c) in sorted(FIXED_TILES) for s in range(4)], dtype=np.int64)
+_FIXED_OPEN = np.array([bool(FIXED_TILES[(r, c)] & (1 << s)) for r, c, s in _FIXED_EDGES])
+
+
+def _boxes(tile_px: int, cfg: TilesConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel boxes inside one tile: 4 corner boxes and 4 edge boxes (N, E, S, W), as (x0, y0, x1, y1)."""
+    t = float(tile_px)
+
+    def px(f: float) -> int:
+        return round(f * t)
+
+    lo, hi = px(cfg.corner_lo), max(px(cfg.corner_hi), px(cfg.corner_lo) + 1)
+    corners = np.array(
+        [
+            (lo, lo, hi, hi),
+            (tile_px - hi, lo, tile_px - lo, hi),
+            (tile_px - hi, tile_px - hi, tile_px - lo, tile_px - lo),
+            (lo, tile_px - hi, hi, tile_px - lo),
+        ]
+    )
+    a, b = px(0.5 - cfg.edge_half_width), max(px(0.5 + cfg.edge_half_width), px(0.5 - cfg.edge_half_width) + 1)
+    e0, e1 = px(cfg.edge_lo), max(px(cfg.edge_hi), px(cfg.edge_lo) + 1)
+    edges = np.array(
+        [
+            (a, e0, b, e1),  # N
+            (tile_px - e1, a, tile_px - e0, b),  # E
+            (a, tile_px - e1, b, tile_px - e0),  # S
+            (e0, a, e1, b),  # W
+        ]
+    )
+    return corners, edges
+
+
+def _box_means(integral: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Means over boxes (..., 4) of x0 y0 x1 y1 from a (H+1, W+1, C) integral image."""
+    x0, y0, x1, y1 = (boxes[..., i] for i in range(4))
+    total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    area = ((x1 - x0) * (y1 - y0)).astype(np.float64)[..., None]
+    return total / area
+
+
+def edge_features(rect: Rectified, config: TilesConfig | None = None) -> np.ndarray:
+    """Per tile and side, the edge region's description minus the tile's corners': shape (7, 7, 4, 4).
+
+    Features: L, a, b means and the standard deviation of L (texture).
+    """
+    cfg = config or DEFAULT_CONFIG
+    image = rect.image
+    if image.ndim == 2 or image.shape[2] == 1:
+        image = cv2.cvtColor(image.reshape(image.shape[:2]), cv2.COLOR_GRAY2BGR)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float64)
+    lum = lab[:, :, 0]
+    stack = np.dstack([lab, lum * lum])
+    integral = cv2.integral(stack, sdepth=cv2.CV_64F)
+    if integral.ndim == 2:
+        integral = integral[:, :, None]
+
+    t, m = rect.tile_px, rect.margin_px
+    corner_boxes, edge_boxes = _boxes(t, cfg)
+    origin = m + t * np.arange(SIZE)
+    offs = np.zeros((SIZE, SIZE, 1, 4), dtype=np.int64)
+    offs[..., 0] = offs[..., 2] = origin[None, :, None]
+    offs[..., 1] = offs[..., 3] = origin[:, None, None]
+    corner_stats = _box_means(integral, offs + corner_boxes[None, None])  # (7, 7, 4, 4)
+    edge_stats = _box_means(integral, offs + edge_boxes[None, None])
+
+    def describe(stats: np.ndarray) -> np.ndarray:
+        mean = stats[..., :3]
+        std = np.sqrt(np.maximum(stats[..., 3] - stats[..., 0] ** 2, 0.0))
+        return np.concatenate([mean, std[..., None]], axis=-1)
+
+    corners = describe(corner_stats)
+    # The middle two of the four corners: one corner may be hidden by a pawn or a picture's rim.
+    wall = np.sort(corners, axis=2)[:, :, 1:3].mean(axis=2)
+    return describe(edge_stats) - wall[:, :, None, :]
+
+
+@dataclass(frozen=True)
+class TileModel:
+    """The frame's corridor/wall model: a direction in feature space and the two classes' scores on it."""
+
+    weights: np.ndarray
+    mean_open: float
+    mean_closed: float
+    spread: float
+
+    @property
+    def separation(self) -> float:
+        """How many spreads apart the two classes are (d')."""
+        return (self.mean_open - self.mean_closed) / self.spread
+
+    def probabilities(self, features: np.ndarray, floor: float = 0.01) -> np.ndarray:
+        """Open probability of each feature vector (last axis = features)."""
+        score = features @ self.weights
+        mid = 0.5 * (self.mean_open + self.mean_closed)
+        logit = (self.mean_open - self.mean_closed) / self.spread**2 * (score - mid)
+        prob = 1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50)))
+        return np.clip(prob, floor, 1.0 - floor)
+
+
+def fit_model(features: np.ndarray, is_open: np.ndarray, config: TilesConfig | None = None) -> TileModel:
+    """Fit a regularised linear discriminant on labelled edge features (N x F, N booleans)."""
+    cfg = config or DEFAULT_CONFIG
+    feats = np.asarray(features, dtype=np.float64)
+    is_open = np.asarray(is_open, dtype=bool)
+    if is_open.all() or not is_open.any():
+        raise ValueError("fitting the corridor/wall model needs open and closed examples")
+    pos, neg = feats[is_open], feats[~is_open]
+    diff = pos.mean(axis=0) - neg.mean(axis=0)
+    centred = np.concatenate([pos - pos.mean(axis=0), neg - neg.mean(axis=0)])
+    cov = centred.T @ centred / max(len(feats) - 2, 1)
+    # Ridge scaled to the features' own spread keeps a near-constant feature (a flat
+    # texture, a colourless edition) from getting an absurd weight.
+    cov += np.eye(len(diff)) * (cfg.ridge * np.trace(cov) / len(diff) * 0.05 + 1e-6)
+    weights = np.linalg.solve(cov, diff)
+    norm = np.linalg.norm(weights)
+    weights = weights / norm if norm > 0 else weights
+    s_pos, s_neg = pos @ weights, neg @ weights
+    resid = np.concatenate([s_pos - s_pos.mean(), s_neg - s_neg.mean()])
+    spread = float(np.sqrt(resid @ resid / max(len(resid) - 2, 1))) * cfg.spread_inflation
+    return TileModel(weights, float(s_pos.mean()), float(s_neg.mean()), max(spread, 1e-6))
+
+
+def _fixed_training(features: np.ndarray, excluded: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    keep = ~excluded[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1]]
+    if keep.sum() < 16 or _FIXED_OPEN[keep].all() or not _FIXED_OPEN[keep].any():
+        keep = np.ones(len(_FIXED_EDGES), dtype=bool)
+    feats = features[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]
+    return feats[keep], _FIXED_OPEN[keep]
+
+
+def learn(features: np.ndarray, excluded: np.ndarray | None = None, config: TilesConfig | None = None) -> TileModel:
+    """Learn the frame's model from the fixed tiles, then refit without the edges it disagrees with.
+
+    The second pass drops known edges the first model calls strongly wrong: a
+    pawn nobody excluded, a hand's fingertip, a glare spot.
+    """
+    cfg = config or DEFAULT_CONFIG
+    excl = np.zeros((SIZE, SIZE), dtype=bool) if excluded is None else excluded
+    feats, labels = _fixed_training(features, excl)
+    model = fit_model(feats, labels, cfg)
+    prob = model.probabilities(feats, 0.0)
+    agree = np.where(labels, prob, 1.0 - prob)
+    keep = agree > 0.1
+    if keep.sum() >= max(16, int(0.75 * len(labels))) and labels[keep].any() and not labels[keep].all():
+        model = fit_model(feats[keep], labels[keep], cfg)
+    return model
+
+
+def _excluded_grid(exclude: Iterable[Square] | None) -> np.ndarray:
+    grid = np.zeros((SIZE, SIZE), dtype=bool)
+    for r, c in exclude or ():
+        if 0 <= r < SIZE and 0 <= c < SIZE:
+            grid[r, c] = True
+    return grid
+
+
+def edge_probabilities(
+    rect: Rectified, config: TilesConfig | None = None, exclude: Iterable[Square] | None = None
+) -> tuple[np.ndarray, TileModel]:
+    """Open probability of every side of every tile, shape (7, 7, 4) (N, E, S, W), and the learned model."""
+    cfg = config or DEFAULT_CONFIG
+    excluded = _excluded_grid(exclude)
+    feats = edge_features(rect, cfg)
+    model = learn(feats, excluded, cfg)
+    prob = model.probabilities(feats, cfg.prob_floor)
+    if excluded.any():
+        w = cfg.exclude_weight
+        prob[excluded] = 0.5 + (prob[excluded] - 0.5) * w
+    return prob, model
+
+
+def decode(prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Most likely valid shape per tile and its posterior: ((...,) Tile masks, (...,) confidences)."""
+    p = np.clip(prob, 1e-6, 1 - 1e-6)
+    loglik = np.log(p)[..., None, :] * _SHAPE_SIDES + np.log1p(-p)[..., None, :] * (1.0 - _SHAPE_SIDES)
+    total = loglik.sum(axis=-1)  # (..., 10)
+    best = total.argmax(axis=-1)
+    post = np.exp(total - total.max(axis=-1, keepdims=True))
+    post /= post.sum(axis=-1, keepdims=True)
+    return _SHAPES[best], np.take_along_axis(post, best[..., None], axis=-1)[..., 0]
+
+
+def read_tiles(
+    rect: Rectified, config: TilesConfig | None = None, exclude: set[Square] | None = None
+) -> list[TileReading]:
+    """Read the 49 tiles (row-major) of a rectified board.
+
+    ``exclude``: squares where a pawn or a hand hides the tile; they neither
+    teach the model nor give confident answers.
+    """
+    cfg = config or DEFAULT_CONFIG
+    prob, model = edge_probabilities(rect, cfg, exclude)
+    shapes, conf = decode(prob)
+    # A frame whose known edges barely separate cannot be trusted whatever a tile says.
+    trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
+    out = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            edges = tuple(float(v) for v in prob[r, c])
+            out.append(TileReading(Tile(int(shapes[r, c])), float(conf[r, c]) * trust, edges))  # type: ignore[arg-type]
+    return out
+
+
+def grid_quality(rect: Rectified, config: TilesConfig | None = None) -> float:
+    """How well the geometry fits a Labyrinth board, 0..1 (about 0.5 for a wrong grid, near 1 for a right one).
+
+    The share of the 16 fixed tiles' 64 known edges whose side (open/closed) a
+    model learned from the *other* fixed tiles gets right (leave-one-tile-out,
+    so a wrong grid cannot explain itself), softened by how sure it is.
+    """
+    cfg = config or DEFAULT_CONFIG
+    feats = edge_features(rect, cfg)
+    known = feats[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]
+    tile_of = _FIXED_EDGES[:, 0] * SIZE + _FIXED_EDGES[:, 1]
+    agree = np.empty(len(known))
+    for tile in np.unique(tile_of):
+        held = tile_of == tile
+        try:
+            model = fit_model(known[~held], _FIXED_OPEN[~held], cfg)
+        except ValueError:
+            agree[held] = 0.5
+            continue
+        prob = model.probabilities(known[held], cfg.prob_floor)
+        agree[held] = np.where(_FIXED_OPEN[held], prob, 1.0 - prob)
+    return float(agree.mean())
