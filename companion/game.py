@@ -1,0 +1,782 @@
+"""A game as a fold over events (event sourcing), in the manner of python-chess's move stack.
+
+The journal stores events; :func:`fold` rebuilds the :class:`GameState` from
+them with the pure :func:`apply`, so a restart, a replay and an undo all go
+through the same code. Two kinds of event:
+
+* **actions** — what a player (or the referee on their behalf) does:
+  :class:`GameStarted`, :class:`TargetChosen`, :class:`Push`, :class:`Move`,
+  :class:`RewardRevealed`;
+* **consequences** — what the rules conclude from an action:
+  :class:`TreasureFound`, :class:`PhaseChanged`, :class:`GameOver`. They are
+  recorded so a log reads like the game, but :func:`apply` accepts one only
+  when it is exactly what :func:`next_consequence` derives, so a journal can
+  never disagree with the rules.
+
+:class:`Game` appends an action and then its consequences; ``undo`` drops the
+last action together with its consequences (back to the state before that
+action). Every rule violation raises :class:`~companion.errors.IllegalPushError`,
+:class:`~companion.errors.IllegalMoveError` or :class:`~companion.errors.UsageError`
+carrying a short ``reason`` (``"reverse"``, ``"not your turn"``, ...); the
+``check_*`` methods return the same reason without raising, for the referee,
+which filters candidate pushes and moves inferred from vision.
+
+Events serialise to one JSON object each (``to_json`` / :func:`event_from_json`
+round-trip); pushes and moves use the FORMATS.md §6 shapes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from companion import rules
+from companion.board import (
+    SIZE,
+    SQUARES,
+    Board,
+    Color,
+    Gate,
+    InvalidStateError,
+    Square,
+    Tile,
+    parse_square,
+    push_line,
+    random_setup,
+    same_shape,
+)
+from companion.errors import CompanionError, IllegalMoveError, IllegalPushError, UsageError
+from companion.rules import GameConfig, Hand, Phase, Variant
+
+# --------------------------------------------------------------------------- events
+
+
+def _color(data: Mapping[str, Any], key: str = "player") -> Color:
+    if key not in data:
+        raise InvalidStateError(f"event {data.get('event')!r} has no {key!r}")
+    return Color.parse(data[key])
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all events; ``kind`` is the JSON ``event`` field, ``action`` tells actions from consequences."""
+
+    kind: ClassVar[str] = ""
+    action: ClassVar[bool] = True
+
+    def to_json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> Event:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class GameStarted(Event):
+    """The whole setup: configuration, board with pawns, the treasure on every tile, and the hands.
+
+    ``treasures`` holds 50 entries: the treasure (or ``None``) on each square in
+    row-major order, then on the spare. Physical tile identities are the indices
+    of this layout (tile ``k`` started on square ``k``; 49 is the first spare).
+    """
+
+    kind: ClassVar[str] = "start"
+    config: GameConfig
+    board: Board
+    treasures: tuple[str | None, ...]
+    hands: tuple[Hand, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.config.to_json()
+        for entry, hand in zip(data["players"], self.hands, strict=True):
+            entry["cards"] = list(hand.cards)
+            if self.config.variant is Variant.GLOW:
+                entry["night"] = list(hand.night)
+        return {
+            "event": self.kind,
+            **data,
+            "state": self.board.to_json(),
+            "treasures": [list(self.treasures[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)],
+            "spare_treasure": self.treasures[SQUARES],
+        }
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> GameStarted:
+        config = GameConfig.from_json(data)
+        rows = data.get("treasures")
+        if not isinstance(rows, list) or len(rows) != SIZE or any(not isinstance(r, list) or len(r) != SIZE
+                                                                  for r in rows):  # fmt: skip
+            raise InvalidStateError("start event: 'treasures' must be 7 rows of 7 names or null")
+        treasures = (*(name for row in rows for name in row), data.get("spare_treasure"))
+        hands = tuple(
+            Hand(Color.parse(p["color"]), tuple(p.get("cards", ())), tuple(p.get("night", ())))
+            for p in data.get("players", [])
+        )
+        return cls(config, Board.from_json(data.get("state")), treasures, hands)
+
+
+@dataclass(frozen=True)
+class TargetChosen(Event):
+    """Kids: the player names the card they look for next (before their push)."""
+
+    kind: ClassVar[str] = "target"
+    player: Color
+    treasure: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.kind, "player": str(self.player), "treasure": self.treasure}
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> TargetChosen:
+        return cls(_color(data), str(data.get("treasure")))
+
+
+@dataclass(frozen=True)
+class Push(Event):
+    """The spare, laid with openings ``spare``, inserted at ``gate``."""
+
+    kind: ClassVar[str] = "push"
+    player: Color
+    gate: Gate
+    spare: Tile
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.kind, "player": str(self.player), "gate": str(self.gate), "spare": str(self.spare),
+                "legal": True}  # fmt: skip
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> Push:
+        if data.get("legal", True) is not True:
+            raise InvalidStateError(f"an illegal push is not a game event: {dict(data)!r}")
+        return cls(_color(data), Gate.parse(data.get("gate")), Tile.parse(data.get("spare")))
+
+
+@dataclass(frozen=True)
+class Move(Event):
+    """The pawn of ``player`` walks from ``frm`` to ``to`` (equal when it stays); ends the turn."""
+
+    kind: ClassVar[str] = "move"
+    player: Color
+    frm: Square
+    to: Square
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.kind, "player": str(self.player), "from": list(self.frm), "to": list(self.to),
+                "legal": True}  # fmt: skip
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> Move:
+        if data.get("legal", True) is not True:
+            raise InvalidStateError(f"an illegal move is not a game event: {dict(data)!r}")
+        return cls(_color(data), parse_square(data.get("from")), parse_square(data.get("to")))
+
+
+@dataclass(frozen=True)
+class RewardRevealed(Event):
+    """Glow: the night finisher turned up a reward token worth ``value``."""
+
+    kind: ClassVar[str] = "reward"
+    player: Color
+    value: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.kind, "player": str(self.player), "value": self.value}
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> RewardRevealed:
+        value = data.get("value")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidStateError(f"reward event: 'value' must be a whole number, got {value!r}")
+        return cls(_color(data), value)
+
+
+@dataclass(frozen=True)
+class TreasureFound(Event):
+    """Consequence: the move ended on the tile of a treasure the player was looking for."""
+
+    kind: ClassVar[str] = "treasure"
+    action: ClassVar[bool] = False
+    player: Color
+    treasure: str
+    square: Square
+    remaining: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.kind, "player": str(self.player), "treasure": self.treasure,
+                "square": list(self.square), "remaining": self.remaining}  # fmt: skip
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> TreasureFound:
+        return cls(_color(data), str(data.get("treasure")), parse_square(data.get("square")),
+                   int(data.get("remaining", -1)))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PhaseChanged(Event):
+    """Consequence: ``by`` finished the day (``night`` starts with ``player``) or the night (``reward``)."""
+
+    kind: ClassVar[str] = "phase"
+    action: ClassVar[bool] = False
+    phase: Phase
+    player: Color
+    by: Color
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.kind, "phase": self.phase.value, "player": str(self.player), "by": str(self.by)}
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> PhaseChanged:
+        return cls(Phase.parse(data.get("phase")), _color(data), _color(data, "by"))
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    """Consequence: the game ended; ``winners`` (several for a shared win) and every player's score."""
+
+    kind: ClassVar[str] = "game_over"
+    action: ClassVar[bool] = False
+    winners: tuple[Color, ...]
+    scores: tuple[tuple[Color, int], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.kind, "winners": [str(c) for c in self.winners],
+                "scores": {str(c): s for c, s in self.scores}}  # fmt: skip
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> GameOver:
+        scores = data.get("scores") or {}
+        if not isinstance(scores, Mapping):
+            raise InvalidStateError("game_over event: 'scores' must map color to points")
+        return cls(tuple(Color.parse(c) for c in data.get("winners", ())),
+                   tuple((Color.parse(c), int(s)) for c, s in scores.items()))  # fmt: skip
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (GameStarted, TargetChosen, Push, Move, RewardRevealed, TreasureFound, PhaseChanged, GameOver)
+}
+
+
+def event_from_json(data: object) -> Event:
+    """Parse one event object (the inverse of ``to_json``); malformed input is an :class:`InvalidStateError`."""
+    if not isinstance(data, Mapping):
+        raise InvalidStateError(f"an event must be a JSON object, got {type(data).__name__}")
+    cls = EVENT_TYPES.get(data.get("event"))  # type: ignore[arg-type]
+    if cls is None:
+        raise InvalidStateError(f"unknown event {data.get('event')!r}: use one of {', '.join(EVENT_TYPES)}")
+    try:
+        return cls._from_json(data)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise InvalidStateError(f"malformed {cls.kind!r} event {dict(data)!r}: {exc}") from None
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """One player: ``cards`` still to find this phase (top first), ``night`` glow tokens waiting, what was found."""
+
+    color: Color
+    home: Square
+    cards: tuple[str, ...]
+    night: tuple[str, ...] = ()
+    found: tuple[str, ...] = ()
+    found_night: tuple[str, ...] = ()
+    discarded: tuple[str, ...] = ()
+    target: str | None = None  # kids: the chosen card
+
+    @property
+    def tokens(self) -> int:
+        return len(self.found) + len(self.found_night)
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything the rules need, rebuilt by :func:`fold`. Immutable; equal states compare equal.
+
+    ``tile_ids`` / ``spare_id`` track which physical tile lies on each square
+    (moved with :func:`~companion.board.push_line` like the tiles themselves);
+    ``names`` gives each tile's treasure. ``settling`` is the last action whose
+    consequences are still being recorded.
+    """
+
+    config: GameConfig
+    board: Board
+    tile_ids: tuple[int, ...]
+    spare_id: int
+    names: tuple[str | None, ...]
+    players: tuple[PlayerState, ...]
+    phase: Phase
+    current: Color
+    pushed: bool = False
+    turn: int = 0
+    settling: Event | None = None
+    finisher: Color | None = None  # glow: who ended the night (and turns up the reward)
+    reward: int | None = None
+    winners: tuple[Color, ...] = ()
+
+    # ---- queries
+
+    @property
+    def variant(self) -> Variant:
+        return self.config.variant
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def player(self, color: Color) -> PlayerState:
+        for p in self.players:
+            if p.color is color:
+                return p
+        raise UsageError(f"{color} is not playing; seated: {', '.join(str(p.color) for p in self.players)}")
+
+    def treasure_at(self, square: Square) -> str | None:
+        return self.names[self.tile_ids[square[0] * SIZE + square[1]]]
+
+    def square_of(self, treasure: str) -> Square | None:
+        """Where the tile carrying ``treasure`` lies now; ``None`` when it is the spare (or unknown)."""
+        for i, tid in enumerate(self.tile_ids):
+            if self.names[tid] == treasure:
+                return divmod(i, SIZE)
+        return None
+
+    def wanted(self, color: Color) -> tuple[str, ...]:
+        """The treasures whose tile would count for ``color`` at the end of a move now."""
+        p = self.player(color)
+        if not self.phase.playing or not p.cards:
+            return ()
+        if self.phase is Phase.NIGHT:
+            return p.cards
+        if self.variant is Variant.KIDS:
+            return (p.target,) if p.target else ()
+        return p.cards[:1]
+
+    def public_targets(self, color: Color) -> list[Square]:
+        """Target squares that may be lit: kids cards are open, glow night tokens face up; classic cards are secret."""
+        p = self.player(color)
+        if self.variant is Variant.KIDS:
+            shown = (p.target,) if p.target else p.cards
+        elif self.phase is Phase.NIGHT:
+            shown = p.cards
+        else:
+            return []
+        return sorted(sq for sq in (self.square_of(t) for t in shown) if sq is not None)
+
+    def reachable(self, color: Color | None = None) -> list[Square]:
+        """Squares the pawn of ``color`` (default: the current player) can reach on the board now."""
+        return self.board.reachable(self.board.pawn(self.current if color is None else color))
+
+    def legal_pushes(self) -> list[Gate]:
+        """Gates the current player may push at now (none when it is not time to push)."""
+        return [g for g in self.board.legal_pushes() if self.check_push(g) is None]
+
+    def scores(self) -> dict[Color, int]:
+        """Points so far in seating order (cards found; glow: 1 per day, 2 per night token, plus the reward)."""
+        out = {}
+        for p in self.players:
+            reward = self.reward if self.reward is not None and p.color is self.finisher else 0
+            out[p.color] = rules.score(self.variant, len(p.found), len(p.found_night), reward)
+        return out
+
+    # ---- rule checks: a reason, or None when allowed
+
+    def _turn_violation(self, player: Color | None) -> str | None:
+        if self.phase is Phase.OVER:
+            return "game over"
+        if self.phase is Phase.REWARD:
+            return "reward pending"
+        if self.settling is not None and next_consequence(self) is not None:
+            return "unsettled"
+        if player is not None and player is not self.current:
+            return "not your turn"
+        return None
+
+    def check_target(self, treasure: str, player: Color | None = None) -> str | None:
+        if self.variant is not Variant.KIDS:
+            return "not kids"
+        reason = self._turn_violation(player)
+        if reason:
+            return reason
+        if self.pushed:
+            return "already pushed"
+        if treasure not in self.player(self.current).cards:
+            return "not your card"
+        return None
+
+    def check_push(self, gate: Gate, spare: Tile | None = None, player: Color | None = None) -> str | None:
+        reason = self._turn_violation(player)
+        if reason:
+            return reason
+        if self.pushed:
+            return "already pushed"
+        p = self.player(self.current)
+        if self.variant is Variant.KIDS and p.cards and p.target is None:
+            return "no target"
+        if not self.board.is_legal_push(gate):
+            return "reverse"
+        if spare is not None and not same_shape(self.board.spare, spare):
+            return "spare"
+        return None
+
+    def check_move(self, to: Square, player: Color | None = None) -> str | None:
+        reason = self._turn_violation(player)
+        if reason:
+            return reason
+        if not self.pushed:
+            return "push first"
+        if not self.board.is_connected(self.board.pawn(self.current), to):
+            return "unreachable"
+        return None
+
+    def check_reward(self, value: int, player: Color | None = None) -> str | None:
+        if self.phase is not Phase.REWARD or self.reward is not None:
+            return "no reward now"
+        if player is not None and player is not self.current:
+            return "not your turn"
+        if value not in self.config.rewards:
+            return "unknown value"
+        return None
+
+    def summary(self) -> str:
+        """One line: phase, turn, whose turn and each player's cards left."""
+        left = " ".join(f"{p.color}:{len(p.cards)}" for p in self.players)
+        return f"{self.phase} turn {self.turn + 1}, {self.current} to {'move' if self.pushed else 'push'}; left {left}"
+
+
+# --------------------------------------------------------------------------- the fold
+
+
+def _start(event: GameStarted) -> GameState:
+    config, board = event.config, event.board
+    if len(event.treasures) != SQUARES + 1:
+        raise InvalidStateError(f"start: {len(event.treasures)} treasure slots, need {SQUARES + 1}")
+    named = [t for t in event.treasures if t is not None]
+    if len(set(named)) != len(named):
+        raise InvalidStateError("start: a treasure lies on two tiles")
+    if tuple(h.color for h in event.hands) != config.players:
+        raise InvalidStateError("start: hands must be listed for the seated players, in seating order")
+    players = []
+    for hand in event.hands:
+        missing = [t for t in hand.cards + hand.night if t not in named]
+        if missing:
+            raise InvalidStateError(f"start: {hand.color}'s cards {missing!r} are on no tile")
+        home = rules.home_square(config, hand.color)
+        if board.pawns.get(hand.color) is None:
+            raise InvalidStateError(f"start: {hand.color} has no pawn on the board")
+        players.append(PlayerState(hand.color, home, hand.cards, hand.night))
+    return GameState(config, board, tuple(range(SQUARES)), SQUARES, tuple(event.treasures), tuple(players),
+                     rules.initial_phase(config.variant), config.first)  # fmt: skip
+
+
+def _with_player(state: GameState, new: PlayerState) -> tuple[PlayerState, ...]:
+    return tuple(new if p.color is new.color else p for p in state.players)
+
+
+def _action_error(event: Event, reason: str, state: GameState) -> CompanionError:
+    """The typed error for a refused action, with its reason and the state that refused it."""
+    cls: type[CompanionError]
+    if isinstance(event, Push):
+        cls, what = IllegalPushError, f"push at {event.gate} (spare {event.spare}) by {event.player}"
+    elif isinstance(event, Move):
+        cls, what = IllegalMoveError, f"move by {event.player} from {list(event.frm)} to {list(event.to)}"
+    elif isinstance(event, TargetChosen):
+        cls, what = UsageError, f"target {event.treasure!r} for {event.player}"
+    else:
+        cls, what = UsageError, f"{event.kind} event {event.to_json()}"
+    detail = {
+        "reverse": f"it reverses the previous push {state.board.last_push}",
+        "not your turn": f"it is {state.current}'s turn",
+        "already pushed": f"{state.current} has pushed this turn; move (or stay) next",
+        "push first": f"{state.current} must push before moving",
+        "unreachable": f"no open corridor from {list(state.board.pawns.get(state.current, ()))} "
+        f"(reachable: {[list(s) for s in state.reachable()] if state.current in state.board.pawns else []})",
+        "spare": f"the spare is {state.board.spare}",
+        "no target": f"{state.current} must choose a target card first",
+        "not your card": f"{state.current}'s cards: {list(state.player(state.current).cards)}",
+        "game over": f"the game is over (winners: {', '.join(map(str, state.winners))})",
+        "reward pending": f"{state.current} must turn up a reward token",
+        "unsettled": "the previous action's consequences are not recorded yet",
+        "wrong start": f"the pawn stands on {list(state.board.pawns.get(state.current, ()))}",
+        "not kids": f"targets are chosen in the kids variant, this game is {state.variant}",
+        "no reward now": "no reward token is due",
+        "unknown value": f"reward tokens are worth {list(state.config.rewards)}",
+    }.get(reason, reason)
+    err = cls(f"illegal {what}: {reason} — {detail} [{state.summary()}]")
+    err.reason = reason  # type: ignore[attr-defined]
+    return err
+
+
+def apply(state: GameState | None, event: Event) -> GameState:
+    """The state after ``event``; raises the typed error of a refused action (never changes ``state``)."""
+    if isinstance(event, GameStarted):
+        if state is not None:
+            raise InvalidStateError("a game starts once: 'start' must be the first event only")
+        return _start(event)
+    if state is None:
+        raise InvalidStateError(f"the first event must be 'start', got {event.kind!r}")
+    if not event.action:
+        expected = next_consequence(state)
+        if event != expected:
+            raise InvalidStateError(
+                f"event {event.to_json()} does not follow from the game: the rules give "
+                f"{expected.to_json() if expected else 'nothing'} [{state.summary()}]"
+            )
+        return _apply_consequence(state, event)
+    reason = _check_action(state, event)
+    if reason:
+        raise _action_error(event, reason, state)
+    if isinstance(event, TargetChosen):
+        p = state.player(event.player)
+        return replace(state, players=_with_player(state, replace(p, target=event.treasure)), settling=None)
+    if isinstance(event, Push):
+        tile_ids, spare_id = push_line(state.tile_ids, event.gate, state.spare_id)
+        return replace(state, board=state.board.push(event.gate, event.spare), tile_ids=tuple(tile_ids),
+                       spare_id=spare_id, pushed=True, settling=None)  # fmt: skip
+    if isinstance(event, Move):
+        pawns = dict(state.board.pawns)
+        pawns[event.player] = event.to
+        return replace(state, board=state.board.with_pawns(pawns), pushed=False, turn=state.turn + 1,
+                       current=rules.next_player(state.config, event.player), settling=event)  # fmt: skip
+    if isinstance(event, RewardRevealed):
+        return replace(state, reward=event.value, settling=event)
+    raise InvalidStateError(f"cannot apply {type(event).__name__}")
+
+
+def _check_action(state: GameState, event: Event) -> str | None:
+    if isinstance(event, TargetChosen):
+        return state.check_target(event.treasure, event.player)
+    if isinstance(event, Push):
+        return state.check_push(event.gate, event.spare, event.player)
+    if isinstance(event, Move):
+        reason = state.check_move(event.to, event.player)
+        if reason is None and state.board.pawns.get(event.player) != event.frm:
+            return "wrong start"
+        return reason
+    if isinstance(event, RewardRevealed):
+        return state.check_reward(event.value, event.player)
+    return None
+
+
+def next_consequence(state: GameState) -> Event | None:
+    """The next event the rules derive from the last action, or ``None`` when it is settled."""
+    act = state.settling
+    if isinstance(act, RewardRevealed):
+        return None if state.is_over else _game_over(state, state.current)
+    if not isinstance(act, Move) or not state.phase.playing:
+        return None
+    p = state.player(act.player)
+    treasure = state.treasure_at(act.to)
+    if treasure is not None and treasure in state.wanted(p.color):
+        return TreasureFound(p.color, treasure, act.to, len(p.cards) - 1)
+    if rules.has_finished(state.config, state.board, len(p.cards), act.to, p.color):
+        if state.phase is Phase.DAY:
+            return PhaseChanged(Phase.NIGHT, rules.night_starter(state.config, p.color), p.color)
+        if state.phase is Phase.NIGHT:
+            return PhaseChanged(Phase.REWARD, p.color, p.color)
+        return _game_over(state, p.color)
+    return None
+
+
+def _game_over(state: GameState, finisher: Color) -> GameOver:
+    scores = state.scores()
+    if state.variant is Variant.GLOW:
+        tokens = {p.color: p.tokens for p in state.players}
+        winners = rules.glow_winners(scores, tokens, state.config.players)
+    else:
+        winners = (finisher,)
+    return GameOver(winners, tuple(scores.items()))
+
+
+def _apply_consequence(state: GameState, event: Event) -> GameState:
+    if isinstance(event, TreasureFound):
+        p = state.player(event.player)
+        cards = tuple(c for c in p.cards if c != event.treasure)
+        if state.phase is Phase.NIGHT:
+            p = replace(p, cards=cards, found_night=(*p.found_night, event.treasure))
+        else:
+            p = replace(p, cards=cards, found=(*p.found, event.treasure), target=None)
+        return replace(state, players=_with_player(state, p))
+    if isinstance(event, PhaseChanged):
+        if event.phase is Phase.NIGHT:
+            players = tuple(replace(p, discarded=p.cards, cards=p.night, night=(), target=None) for p in state.players)
+            return replace(state, players=players, phase=Phase.NIGHT, current=event.player, pushed=False,
+                           settling=None)  # fmt: skip
+        return replace(state, phase=Phase.REWARD, current=event.player, finisher=event.by, pushed=False,
+                       settling=None)  # fmt: skip
+    if isinstance(event, GameOver):
+        return replace(state, phase=Phase.OVER, winners=event.winners, settling=None)
+    raise InvalidStateError(f"cannot apply {type(event).__name__}")
+
+
+def fold(events: Iterable[Event]) -> GameState:
+    """Replay ``events`` from the start; the first must be :class:`GameStarted`."""
+    state: GameState | None = None
+    for event in events:
+        state = apply(state, event)
+    if state is None:
+        raise InvalidStateError("no events: a game begins with a 'start' event")
+    return state
+
+
+def undo_point(events: Sequence[Event]) -> int:
+    """Index of the last action (after which come only its consequences): ``events[:i]`` is the undone list."""
+    i = len(events) - 1
+    while i >= 0 and not events[i].action:
+        i -= 1
+    if i <= 0:
+        raise UsageError("nothing to undo: the game has just started")
+    return i
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_game_event(
+    config: GameConfig,
+    rng: random.Random,
+    board: Board | None = None,
+    treasures: Mapping[Square | str, str] | Sequence[str | None] | None = None,
+    hands: Sequence[Hand] | None = None,
+) -> GameStarted:
+    """The start event of a new game: a random setup, or a given ``board`` with its ``treasures``.
+
+    ``treasures`` maps squares (and ``"spare"``) to names, or is the 50-slot
+    layout. Without ``hands`` the edition's deck is dealt with ``rng``
+    (every card must then lie on some tile).
+    """
+    if board is None:
+        board, layout = random_setup(rng, config.edition, config.players)
+    else:
+        layout = _layout(treasures or {})
+        missing = [c for c in config.players if c not in board.pawns]
+        if missing:
+            board = board.with_pawns({**board.pawns, **{c: rules.home_square(config, c) for c in missing}})
+    if hands is None:
+        hands = rules.deal(config, config.edition_profile.treasures, rng)
+    return GameStarted(config, board, tuple(layout), tuple(hands))
+
+
+def _layout(treasures: Mapping[Square | str, str] | Sequence[str | None]) -> list[str | None]:
+    if not isinstance(treasures, Mapping):
+        if len(treasures) != SQUARES + 1:
+            raise UsageError(f"a treasure layout has {SQUARES + 1} slots (49 squares + spare), got {len(treasures)}")
+        return list(treasures)
+    layout: list[str | None] = [None] * (SQUARES + 1)
+    for where, name in treasures.items():
+        if where == "spare":
+            layout[SQUARES] = name
+        else:
+            r, c = parse_square(where)
+            layout[r * SIZE + c] = name
+    return layout
+
+
+# --------------------------------------------------------------------------- the game object
+
+
+class Game:
+    """The events of one game and the states after each; actions append events, ``undo`` drops them.
+
+    ``listener`` (e.g. :meth:`companion.journal.Journal.record`) is called with
+    the new events of every action *before* they are committed in memory, and
+    with ``None`` for an undo, so a journal that cannot write stops the game
+    instead of silently diverging from it.
+    """
+
+    def __init__(self, events: Iterable[Event], listener: Any = None) -> None:
+        self._events: list[Event] = []
+        self._states: list[GameState] = []
+        state: GameState | None = None
+        for event in events:
+            state = apply(state, event)
+            self._events.append(event)
+            self._states.append(state)
+        if state is None:
+            raise InvalidStateError("no events: a game begins with a 'start' event")
+        self.listener = listener
+
+    @classmethod
+    def new(cls, config: GameConfig, rng: random.Random | None = None, listener: Any = None, **setup: Any) -> Game:
+        """Start a game (random setup unless ``board=``/``treasures=``/``hands=`` are given)."""
+        start = new_game_event(config, rng or random.Random(), **setup)
+        if listener is not None:
+            listener([start])
+        return cls([start], listener)
+
+    # ---- reading
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    @property
+    def state(self) -> GameState:
+        return self._states[-1]
+
+    @property
+    def winners(self) -> tuple[Color, ...]:
+        return self.state.winners
+
+    @property
+    def scores(self) -> dict[Color, int]:
+        return self.state.scores()
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    # ---- actions
+
+    def _play(self, action: Event) -> list[Event]:
+        new = [action]
+        state = apply(self.state, action)
+        states = [state]
+        while (follow := next_consequence(state)) is not None:
+            state = apply(state, follow)
+            new.append(follow)
+            states.append(state)
+        if self.listener is not None:
+            self.listener(new)
+        self._events += new
+        self._states += states
+        return new
+
+    def choose_target(self, treasure: str, player: Color | None = None) -> list[Event]:
+        """Kids: ``player`` (default: whose turn it is) will look for ``treasure`` next."""
+        return self._play(TargetChosen(player or self.state.current, treasure))
+
+    def push(self, gate: Gate | str, spare: Tile | str | None = None, player: Color | None = None) -> list[Event]:
+        """Insert the spare at ``gate``, laid as ``spare`` (a rotation of it; default as it lies)."""
+        laid = self.state.board.spare if spare is None else spare if isinstance(spare, Tile) else Tile.parse(spare)
+        return self._play(Push(player or self.state.current, Gate.parse(gate), laid))
+
+    def move(self, to: Square | Sequence[int] | str, player: Color | None = None) -> list[Event]:
+        """Walk the pawn to ``to`` (its own square to stay); ends the turn and records what it found."""
+        color = player or self.state.current
+        square = parse_square(to if isinstance(to, str) else list(to))
+        frm = self.state.board.pawns.get(color, square)
+        return self._play(Move(color, frm, square))
+
+    def reveal_reward(self, value: int | None = None, rng: random.Random | None = None) -> list[Event]:
+        """Glow: the reward token the night finisher turned up (``None``: the companion draws one)."""
+        if value is None:
+            value = rules.draw_reward(self.state.config.rewards, rng or random.Random())
+        return self._play(RewardRevealed(self.state.current, value))
+
+    def undo(self) -> list[Event]:
+        """Drop the last action and its consequences; returns the dropped events."""
+        i = undo_point(self._events)
+        if self.listener is not None:
+            self.listener(None)
+        dropped = self._events[i:]
+        del self._events[i:]
+        del self._states[i:]
+        return dropped
+
+    def __repr__(self) -> str:
+        return f"<Game {self.state.variant} {len(self._events)} events: {self.state.summary()}>"
