@@ -1,0 +1,180 @@
+"""Can this frame be read now? Hands, objects and unreadable frames.
+
+The reader must say "cannot read now" rather than guess when a hand or an
+object hides part of the board, or when the frame itself is unusable. Three
+stages, each returning a one-line reason or ``None``:
+
+* :func:`frame_problem` — before locating: blank, too dark, too blurred.
+* :func:`board_problem` — on the rectified view: areas inconsistent with the
+  tile grid. Where four tiles meet (the 8x8 lattice of tile corners) the board
+  is always wall, so those patches share one colour (the artwork's wall colour,
+  learned from this very frame). A hand or sleeve makes a connected cluster of
+  lattice points unlike it, usually reaching the board's edge (the arm comes
+  from outside). Squares a pawn stands on are not counted.
+* :func:`tiles_problem` — after reading the tiles: fixed tiles not matching
+  their known openings, poor grid quality, many low-confidence tiles.
+
+Thresholds are relative to the frame's own statistics where possible, so they
+hold across artwork, lighting and camera exposure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.board import FIXED_TILES, SIZE, Square
+from companion.observation import TileReading
+from vision.rectify import Rectified
+
+
+@dataclass(frozen=True)
+class OcclusionConfig:
+    """Occlusion thresholds with their documented defaults.
+
+    ``blank_std``: grey standard deviation below which the frame shows nothing.
+    ``dark_level``: 99th-percentile grey below which even a night frame is too dark.
+    ``blur_ratio``: sharpness (mean gradient / mean level spread) below which the
+    frame is too blurred to read openings.
+    ``lattice_patch``: half-size of a lattice patch, in tiles.
+    ``foreign_distance``: Lab distance from the wall colour, in units of the
+    frame's own robust spread (floored by ``foreign_floor``), beyond which a lattice
+    point is foreign.
+    ``min_cluster``: foreign lattice points in one 4-connected cluster that make a
+    hand (``min_edge_cluster`` when the cluster reaches the board edge).
+    ``max_fixed_mismatch``: fixed tiles (not under a pawn) read wrong before the
+    frame is called unreadable.
+    ``low_confidence``/``max_low_tiles``: tile confidence deemed low, and how many
+    such tiles are tolerated.
+    """
+
+    blank_std: float = 4.0
+    dark_level: float = 12.0
+    blur_ratio: float = 0.02
+    lattice_patch: float = 0.1
+    foreign_distance: float = 4.0
+    foreign_floor: float = 18.0
+    min_cluster: int = 5
+    min_edge_cluster: int = 3
+    max_fixed_mismatch: int = 1
+    low_confidence: float = 0.5
+    max_low_tiles: int = 4
+
+
+# --------------------------------------------------------------------------- frame
+
+
+def frame_problem(image: np.ndarray, config: OcclusionConfig | None = None) -> str | None:
+    """Blank / too dark / blurred frame, checked on a small grey copy (cheap)."""
+    cfg = config or OcclusionConfig()
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    step = max(1, min(grey.shape) // 240)
+    small = grey[::step, ::step]
+    if float(small.std()) < cfg.blank_std:
+        return "blank frame: nothing to see"
+    if float(np.percentile(small, 99)) < cfg.dark_level:
+        return "frame too dark to read"
+    return None
+
+
+def board_level(rect: Rectified) -> float:
+    """Median grey level of the tile area (tells a night frame from a day one)."""
+    m, side = rect.margin_px, SIZE * rect.tile_px
+    area = rect.image[m : m + side, m : m + side]
+    grey = cv2.cvtColor(area, cv2.COLOR_BGR2GRAY)
+    return float(np.median(grey[::2, ::2]))
+
+
+def sharpness(rect: Rectified) -> float:
+    """Mean gradient magnitude over the tile area, relative to its grey-level spread.
+
+    Scale-free (the rectified view has a fixed tile size) and exposure-free (divided
+    by the spread), so one threshold holds for day and night.
+    """
+    m, side = rect.margin_px, SIZE * rect.tile_px
+    grey = cv2.cvtColor(rect.image[m : m + side, m : m + side], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    spread = float(np.percentile(grey, 95) - np.percentile(grey, 5))
+    if spread < 1.0:
+        return 0.0
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    return float(np.mean(np.abs(gx) + np.abs(gy))) / (8.0 * spread)
+
+
+# --------------------------------------------------------------------------- board
+
+
+def lattice_foreign(rect: Rectified, config: OcclusionConfig | None = None) -> np.ndarray:
+    """8x8 booleans: lattice points (where tile corners meet) unlike the board's wall colour."""
+    cfg = config or OcclusionConfig()
+    lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    t, m = rect.tile_px, rect.margin_px
+    half = max(1, round(cfg.lattice_patch * t))
+    samples = np.zeros((SIZE + 1, SIZE + 1, 3), dtype=np.float32)
+    for i in range(SIZE + 1):
+        for j in range(SIZE + 1):
+            y, x = m + i * t, m + j * t
+            # Only the inner side of border lattice points is wall of the tile area.
+            y0, y1 = (y - half, y) if i == SIZE else ((y, y + half) if i == 0 else (y - half, y + half))
+            x0, x1 = (x - half, x) if j == SIZE else ((x, x + half) if j == 0 else (x - half, x + half))
+            samples[i, j] = np.median(lab[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+    flat = samples.reshape(-1, 3)
+    ref = np.median(flat, axis=0)
+    dist = np.linalg.norm(samples - ref, axis=2)
+    spread = float(np.median(dist))
+    threshold = max(cfg.foreign_floor, cfg.foreign_distance * spread)
+    return dist > threshold
+
+
+def board_problem(
+    rect: Rectified,
+    config: OcclusionConfig | None = None,
+    lighting: str = "day",
+    covered: Iterable[Square] = (),
+) -> str | None:
+    """A hand or object over the board: a cluster of foreign lattice points (pawn squares ignored)."""
+    cfg = config or OcclusionConfig()
+    if sharpness(rect) < cfg.blur_ratio:
+        return "frame too blurred to read"
+    foreign = lattice_foreign(rect, cfg)
+    for r, c in covered:
+        foreign[r : r + 2, c : c + 2] = False
+    count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
+    for i in range(1, count):
+        cluster = labels == i
+        size = int(cluster.sum())
+        edge = bool(cluster[0].any() or cluster[-1].any() or cluster[:, 0].any() or cluster[:, -1].any())
+        if size >= cfg.min_cluster or (edge and size >= cfg.min_edge_cluster):
+            where = "reaching the board edge" if edge else "inside the board"
+            return f"hand or object over the board ({size} tile corners hidden, {where})"
+    return None
+
+
+# --------------------------------------------------------------------------- tiles
+
+
+def tiles_problem(
+    tiles: Sequence[TileReading],
+    quality: float,
+    covered: Iterable[Square],
+    config: OcclusionConfig | None = None,
+    lighting: str = "day",
+    min_quality: float = 0.55,
+) -> str | None:
+    """Tile-level evidence that the frame cannot be trusted."""
+    cfg = config or OcclusionConfig()
+    if quality < min_quality:
+        return f"board geometry doubtful (fixed tiles match {quality:.2f})"
+    hidden = set(covered)
+    wrong = [
+        sq for sq, want in FIXED_TILES.items() if sq not in hidden and tiles[sq[0] * SIZE + sq[1]].openings != want
+    ]
+    if len(wrong) > cfg.max_fixed_mismatch:
+        return f"fixed tiles do not match their known openings at {', '.join(f'{r},{c}' for r, c in wrong[:4])}"
+    low = [i for i, t in enumerate(tiles) if t.confidence < cfg.low_confidence and divmod(i, SIZE) not in hidden]
+    if len(low) > cfg.max_low_tiles:
+        return f"{len(low)} tiles unclear (something over the board?)"
+    return None

@@ -1,0 +1,311 @@
+"""The board reader: a camera frame in, an :class:`~companion.observation.Observation` out.
+
+Stages, each in its own module (pure functions of config + image)::
+
+    normalise frame -> frame checks (dark / blank / blurred)      vision.occlusion
+    -> find_board (corners)                                       vision.locate
+    -> rectify (top-down view)                                    vision.rectify
+    -> hand / object over the board                               vision.occlusion
+    -> pawns (their squares are excluded from tile evidence)      vision.pawns
+    -> tiles (openings, confidences) + grid quality               vision.tiles
+    -> tile-level consistency (fixed tiles, low confidence)       vision.occlusion
+    -> treasure pictures + descriptors                            vision.treasures
+
+:meth:`BoardReader.read` never raises on a frame. Expected failures are named
+(:class:`~vision.locate.BoardNotFoundError`, an occlusion reason, a frame that is
+not an image) and come back as an occluded observation with a ``reason``;
+anything else is a bug and keeps its traceback (no catch-all).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.board import SQUARES, Board, Color, Square
+from companion.observation import Observation, TileReading
+from vision import occlusion as occ
+from vision import pawns as pawn_mod
+from vision import treasures as treasure_mod
+from vision.locate import BoardNotFoundError, find_board
+from vision.rectify import Rectified, rectify
+from vision.tiles import grid_quality, read_tiles
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """Reader thresholds with their documented defaults.
+
+    ``max_side``: frames with a longer side are downscaled first (bounded time on
+    huge frames; the corners are reported in the original frame's pixels).
+    ``min_side``: smaller frames cannot show 49 readable tiles.
+    ``tile_px``/``margin``: the rectified view's scale (pixels per tile) and border; the
+    border is wide enough to see a pawn leaning off an edge square and an arm crossing
+    the board's edge.
+    ``min_grid_quality``: below this agreement of the fixed tiles with their known
+    openings the geometry is wrong or the board is hidden: "cannot read now".
+    ``night_level``: median grey level of the board below which the frame is a
+    night (darkened-room) frame.
+    ``locate``/``tiles``: passed through to the grid engineer's stages.
+    """
+
+    max_side: int = 2100
+    min_side: int = 64
+    tile_px: int = 48
+    margin: float = 0.75
+    min_grid_quality: float = 0.55
+    night_level: float = 60.0
+    locate: Any = None
+    tiles: Any = None
+    pawns: pawn_mod.PawnConfig = field(default_factory=pawn_mod.PawnConfig)
+    occlusion: occ.OcclusionConfig = field(default_factory=occ.OcclusionConfig)
+
+
+@dataclass
+class Reading:
+    """Everything one read produced: the observation plus the intermediate results (for debug pictures)."""
+
+    observation: Observation
+    image: np.ndarray | None = None
+    scale: float = 1.0
+    rect: Rectified | None = None
+    pawns: list[pawn_mod.PawnDetection] = field(default_factory=list)
+    grid_quality: float | None = None
+
+
+class FrameError(ValueError):
+    """The frame is not an image the reader can work on (None, wrong shape, too small)."""
+
+
+class BoardReader:
+    """Reads frames with one configuration and optional calibration (``calibration.json`` content).
+
+    Calibration keys used (all optional, see ``vision/pawns.py`` for the colour model):
+    ``corners`` — fixed board corners in frame pixels (TL, TR, BR, BL) for a fixed
+    camera; ``pawn_colors`` — per-colour Lab means learned at setup.
+    """
+
+    def __init__(self, config: ReaderConfig | None = None, calibration: Mapping[str, Any] | None = None) -> None:
+        self.config = config or ReaderConfig()
+        self.calibration = dict(calibration or {})
+        self.colour_model = pawn_mod.ColourModel.from_calibration(self.calibration)
+        self.fixed_corners = _calibrated_corners(self.calibration)
+
+    def __repr__(self) -> str:
+        return f"BoardReader(calibrated={bool(self.calibration)})"
+
+    def read(self, frame: object) -> Observation:
+        """The observation of one frame; never raises on any input."""
+        return self.read_detailed(frame).observation
+
+    def read_detailed(self, frame: object, corners: Sequence[Sequence[float]] | None = None) -> Reading:
+        """Like :meth:`read`, keeping intermediate results; ``corners`` skips locating (known geometry)."""
+        try:
+            image, scale = normalise_frame(frame, self.config)
+        except FrameError as exc:
+            return Reading(Observation.unreadable(str(exc)))
+        reading = Reading(Observation.unreadable("not read"), image=image, scale=scale)
+        problem = occ.frame_problem(image, self.config.occlusion)
+        if problem:
+            reading.observation = Observation.unreadable(problem)
+            return reading
+        try:
+            if corners is not None:
+                found = np.asarray(corners, dtype=np.float32).reshape(4, 2) / scale
+            elif self.fixed_corners is not None:
+                found = self.fixed_corners / scale
+            else:
+                found = find_board(image, self.config.locate)
+            _check_corners(found, image.shape)
+        except BoardNotFoundError as exc:
+            reading.observation = Observation.unreadable(f"board not found: {exc}")
+            return reading
+        self._read_board(reading, image, np.asarray(found, dtype=np.float32), scale)
+        return reading
+
+    def _read_board(self, reading: Reading, image: np.ndarray, corners: np.ndarray, scale: float) -> None:
+        cfg = self.config
+        frame_corners = [(float(x) * scale, float(y) * scale) for x, y in corners]
+        rect = rectify(image, corners, tile_px=cfg.tile_px, margin=cfg.margin)
+        reading.rect = rect
+        lighting = "night" if occ.board_level(rect) < cfg.night_level else "day"
+
+        def unreadable(reason: str) -> None:
+            reading.observation = Observation.unreadable(reason, frame_corners, lighting)
+
+        centre = rect.to_rect([(image.shape[1] / 2.0, image.shape[0] / 2.0)])[0]
+        detections = pawn_mod.find_pawns(rect, cfg.pawns, self.colour_model, lighting=lighting, camera=centre)
+        reading.pawns = detections
+        exclude = pawn_mod.covered_squares(detections, rect)
+        problem = occ.board_problem(rect, cfg.occlusion, lighting, exclude)
+        if problem:
+            return unreadable(problem)
+        tiles = read_tiles(rect, cfg.tiles, exclude=exclude)
+        quality = float(grid_quality(rect))
+        reading.grid_quality = quality
+        problem = occ.tiles_problem(tiles, quality, exclude, cfg.occlusion, lighting, cfg.min_grid_quality)
+        if problem:
+            return unreadable(problem)
+        pictures = treasure_mod.describe(rect, tiles)
+        tiles = [
+            dataclasses.replace(t, treasure=p.treasure, descriptor=p.descriptor)
+            for t, p in zip(tiles, pictures, strict=True)
+        ]
+        pawns = {d.color: d.square for d in detections}
+        confidence = {d.color: d.confidence for d in detections}
+        reading.observation = Observation(
+            tiles=tuple(tiles),
+            pawns=pawns,
+            corners=tuple(frame_corners),  # type: ignore[arg-type]
+            lighting=lighting,
+            pawn_confidence=confidence,
+        )
+
+
+# --------------------------------------------------------------------------- frames
+
+
+def normalise_frame(frame: object, config: ReaderConfig | None = None) -> tuple[np.ndarray, float]:
+    """Any array-like picture -> contiguous BGR uint8 no larger than ``max_side``, and the scale back.
+
+    Accepts greyscale, 1/3/4 channels, bool/integer/float pixels. Raises FrameError when it
+    is not a picture at all.
+    """
+    cfg = config or ReaderConfig()
+    if frame is None:
+        raise FrameError("no frame")
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"frame is not an image array but {type(frame).__name__}")
+    image = frame
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
+    if image.ndim not in (2, 3) or (image.ndim == 3 and image.shape[2] not in (3, 4)):
+        raise FrameError(f"frame has shape {image.shape}, expected HxW, HxWx3 or HxWx4")
+    if min(image.shape[:2]) < cfg.min_side:
+        raise FrameError(f"frame too small ({image.shape[1]}x{image.shape[0]} pixels)")
+    image = _to_uint8(image)
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    scale = 1.0
+    longest = max(image.shape[:2])
+    if longest > cfg.max_side:
+        scale = longest / cfg.max_side
+        size = (max(1, round(image.shape[1] / scale)), max(1, round(image.shape[0] / scale)))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(image), scale
+
+
+def _to_uint8(image: np.ndarray) -> np.ndarray:
+    if image.dtype == np.uint8:
+        return image
+    if image.dtype == np.bool_:
+        return image.astype(np.uint8) * 255
+    if np.issubdtype(image.dtype, np.floating):
+        values = np.nan_to_num(image.astype(np.float32), nan=0.0, posinf=255.0, neginf=0.0)
+        if values.size and float(values.max()) <= 1.0:
+            values = values * 255.0
+        return np.clip(values, 0, 255).astype(np.uint8)
+    if image.dtype == np.uint16:
+        return (image >> 8).astype(np.uint8)
+    if np.issubdtype(image.dtype, np.integer):
+        return np.clip(image, 0, 255).astype(np.uint8)
+    raise FrameError(f"frame has unsupported pixel type {image.dtype}")
+
+
+def _check_corners(corners: np.ndarray, shape: tuple[int, ...]) -> None:
+    """Reject geometry no rectification can use (a named failure, not an OpenCV crash later)."""
+    pts = np.asarray(corners, dtype=np.float64)
+    if pts.shape != (4, 2) or not np.all(np.isfinite(pts)):
+        raise BoardNotFoundError("corners are not four finite points")
+    area = 0.5 * abs(float(np.cross(pts[2] - pts[0], pts[3] - pts[1])))
+    if area < 49 * 8 * 8:
+        raise BoardNotFoundError("board too small in the frame")
+    signs = [np.cross(pts[(i + 1) % 4] - pts[i], pts[(i + 2) % 4] - pts[(i + 1) % 4]) for i in range(4)]
+    if not (all(s > 0 for s in signs) or all(s < 0 for s in signs)):
+        raise BoardNotFoundError("corners do not form a convex quadrilateral")
+
+
+def _calibrated_corners(calibration: Mapping[str, Any]) -> np.ndarray | None:
+    raw = calibration.get("corners")
+    if raw is None:
+        return None
+    try:
+        pts = np.asarray(raw, dtype=np.float32)
+    except (TypeError, ValueError):
+        return None
+    return pts if pts.shape == (4, 2) and np.all(np.isfinite(pts)) else None
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+def score_candidates(
+    observation_or_frame: Observation | object,
+    boards: Iterable[Board | Sequence[int]],
+    reader: BoardReader | None = None,
+) -> list[float]:
+    """Log-likelihood of each candidate board given a frame (or its observation); higher is better.
+
+    The referee passes the legal successors of its tracked state (12 gates x spare
+    rotations, or no push) and decides. Tiles count through their edge probabilities;
+    a candidate that puts a pawn seen with confidence ``p`` elsewhere loses ``log(1-p)``.
+    An unreadable frame scores every candidate ``-inf``.
+    """
+    if isinstance(observation_or_frame, Observation):
+        observation = observation_or_frame
+    else:
+        observation = (reader or _default_reader()).read(observation_or_frame)
+    scores = []
+    for board in boards:
+        tiles = board.tiles if isinstance(board, Board) else tuple(board)
+        if len(tiles) != SQUARES:
+            raise ValueError(f"a candidate board needs {SQUARES} tiles, got {len(tiles)}")
+        score = observation.score(tiles)
+        if isinstance(board, Board) and math.isfinite(score):
+            score += _pawn_term(observation, board.pawns)
+        scores.append(score)
+    return scores
+
+
+def _pawn_term(observation: Observation, pawns: Mapping[Color, Square]) -> float:
+    total = 0.0
+    for color, square in observation.pawns.items():
+        p = min(max(observation.pawn_confidence.get(color, 0.5), 1e-3), 1 - 1e-3)
+        if color in pawns and tuple(pawns[color]) != tuple(square):
+            total += math.log(1.0 - p)
+    return total
+
+
+_DEFAULT: list[BoardReader] = []
+
+
+def _default_reader() -> BoardReader:
+    if not _DEFAULT:
+        _DEFAULT.append(BoardReader())
+    return _DEFAULT[0]
+
+
+def read_board(frame: object) -> Observation:
+    """Read one frame with the default configuration and no calibration."""
+    return _default_reader().read(frame)
+
+
+__all__ = [
+    "BoardNotFoundError",
+    "BoardReader",
+    "FrameError",
+    "ReaderConfig",
+    "Reading",
+    "TileReading",
+    "normalise_frame",
+    "read_board",
+    "score_candidates",
+]
