@@ -681,6 +681,8 @@ class Board:
         if len(words) not in (3, 4) or words[0] != "spare" or not (words[2].startswith("(") and words[2].endswith(")")):
             raise InvalidStateError(f"board text spare line {lines[SIZE]!r}: expected 'spare ┬ (ESW) [last=N3]'")
         spare = Tile.parse(words[2][1:-1])
+        if words[1] != spare.glyph:
+            raise InvalidStateError(f"board text spare line {lines[SIZE]!r}: glyph {words[1]!r} is not {spare}")
         last = None
         if len(words) == 4:
             if not words[3].startswith("last="):
