@@ -12,7 +12,7 @@ import pytest
 from companion.board import FIXED_TILES, SIZE, Color, InvalidStateError, Tile
 from companion.cli import main
 from companion.observation import Observation, TileReading
-from vision.dataset import decode_image, load_folder, parse_label
+from vision.dataset import Sample, decode_image, load_folder, parse_label
 
 ROWS = [["NS"] * SIZE for _ in range(SIZE)]
 
@@ -50,7 +50,7 @@ def test_parse_label_normalises_and_validates() -> None:
         ([], "JSON object"),
         ({"pawns": {}}, "no 'tiles'"),
         (_label(tiles=ROWS[:6]), "7 rows"),
-        (_label(tiles=[["NS"] * 6 + ["NESW"]] + ROWS[1:]), "tile [0,6]"),
+        (_label(tiles=[["NS"] * 6 + ["NESW"], *ROWS[1:]]), "tile [0,6]"),
         (_label(pawns={"purple": [0, 0]}), "unknown color"),
         (_label(pawns={"red": [7, 0]}), "off the board"),
         (_label(corners=[[0, 0], [1, 1]]), "corners"),
@@ -99,9 +99,7 @@ def _observation(tiles: list[Tile], pawns: dict[Color, tuple[int, int]]) -> Obse
     return Observation(tiles=tuple(TileReading(t, 0.9) for t in tiles), pawns=pawns)
 
 
-def _sample(tmp_path: Path, label: dict[str, object]):  # noqa: ANN202 - a Sample
-    from vision.dataset import Sample
-
+def _sample(tmp_path: Path, label: dict[str, object]) -> Sample:
     return Sample(tmp_path / "x.png", parse_label(label))
 
 
