@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from companion.board import Color, Gate, Square
+from companion.board import Color, Gate, InvalidStateError, Square
 from companion.errors import ConfigError
 from companion.guidance import IDLE, Guidance, TurnPhase
 from hardware.colour import RGB
@@ -96,7 +96,11 @@ class PainterConfig:
             raise ConfigError(f"painter night_blink_hz must be at least 1, got {self.night_blink_hz}")
         palette = {}
         for key, value in dict(self.palette).items():
-            palette[key if isinstance(key, Color) else Color.parse(key)] = _rgb(value, f"palette.{key}")
+            try:
+                color = key if isinstance(key, Color) else Color.parse(key)
+            except InvalidStateError as exc:
+                raise ConfigError(f"painter palette: {exc}") from None
+            palette[color] = _rgb(value, f"palette.{key}")
         for color in Color:
             palette.setdefault(color, DEFAULT_PALETTE[color])
         object.__setattr__(self, "palette", palette)
