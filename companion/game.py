@@ -445,6 +445,10 @@ class GameState:
     def summary(self) -> str:
         """One line: phase, turn, whose turn and each player's cards left."""
         left = " ".join(f"{p.color}:{len(p.cards)}" for p in self.players)
+        if self.phase is Phase.OVER:
+            return f"over after {self.turn} turns, won by {' and '.join(map(str, self.winners))}; left {left}"
+        if self.phase is Phase.REWARD:
+            return f"reward: {self.current} turns up a reward token; left {left}"
         return f"{self.phase} turn {self.turn + 1}, {self.current} to {'move' if self.pushed else 'push'}; left {left}"
 
 
