@@ -67,8 +67,9 @@ def _open_journal(state_dir: Path, out: TextIO) -> tuple[Journal, bool]:
     return Journal.open(path), False
 
 
-def run_sim(args: argparse.Namespace, out: TextIO = sys.stdout, sleep: Callable[[float], None] = time.sleep) -> int:
+def run_sim(args: argparse.Namespace, out: TextIO | None = None, sleep: Callable[[float], None] = time.sleep) -> int:
     """Play and print a simulated game; returns the exit code (0 whether or not the turn limit stopped it)."""
+    out = sys.stdout if out is None else out
     if args.players is not None and not 2 <= args.players <= 4:
         raise UsageError(f"--players must be 2, 3 or 4, got {args.players}")
     if args.turns is not None and args.turns < 1:

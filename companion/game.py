@@ -766,11 +766,13 @@ class Game:
         frm = self.state.board.pawns.get(color, square)
         return self._play(Move(color, frm, square))
 
-    def reveal_reward(self, value: int | None = None, rng: random.Random | None = None) -> list[Event]:
-        """Glow: the reward token the night finisher turned up (``None``: the companion draws one)."""
+    def reveal_reward(
+        self, value: int | None = None, rng: random.Random | None = None, player: Color | None = None
+    ) -> list[Event]:
+        """Glow: the reward token the night finisher turned up (``None``: the companion draws one with ``rng``)."""
         if value is None:
             value = rules.draw_reward(self.state.config.rewards, rng or random.Random())
-        return self._play(RewardRevealed(self.state.current, value))
+        return self._play(RewardRevealed(player or self.state.current, value))
 
     def undo(self) -> list[Event]:
         """Drop the last action and its consequences; returns the dropped events."""

@@ -120,11 +120,7 @@ def _act(game: Game, words: list[str]) -> list:
     if verb == "target":
         return game.choose_target(" ".join(args), player=color)
     if verb == "reward":
-        if color is not game.state.current:
-            from companion.game import RewardRevealed
-
-            return game._play(RewardRevealed(color, int(args[0])))
-        return game.reveal_reward(int(args[0]))
+        return game.reveal_reward(int(args[0]), player=color)
     raise AssertionError(f"unknown action {words}")
 
 
