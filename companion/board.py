@@ -286,7 +286,7 @@ class Gate(enum.Enum):
     @property
     def reverse(self) -> Gate:
         """The gate on the opposite edge of the same line (``N3`` <-> ``S3``)."""
-        return Gate(self.side.opposite.name + self.value[1])
+        return _REVERSE[self]
 
     @property
     def line(self) -> tuple[int, ...]:
@@ -319,6 +319,8 @@ def _line(gate: Gate) -> tuple[int, ...]:
 
 
 _LINES = {g: _line(g) for g in Gate}
+_OPPOSITE_SIDE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+_REVERSE = {g: Gate(_OPPOSITE_SIDE[g.value[0]] + g.value[1]) for g in Gate}
 GATES: tuple[Gate, ...] = tuple(sorted(Gate, key=lambda g: g.value))  # sorted as strings: E1 E3 … W5
 
 

@@ -265,3 +265,18 @@ def test_hint_json_shape() -> None:
 
 def test_square_index_helpers_agree() -> None:
     assert squares_mask([(1, 2)]) == 1 << square_index((1, 2))
+
+
+# --------------------------------------------------------------------------- benchmark positions
+
+
+def test_benchmark_positions_are_what_they_claim() -> None:
+    from companion import bench_rules
+
+    assert set(bench_rules.benchmarks()) == {"analyze_all_pushes_ms", "hint_ms_d1", "hint_ms_d2", "hint_ms_d3"}
+    for board, target in bench_rules.hard_positions(2, 3):
+        assert _ref_turns(board, target, 2) is None  # depth 2 really runs in full
+    assert bench_rules.hard_positions(1, 4) == bench_rules.hard_positions(1, 4)  # seeded: same positions each run
+    board, _ = random_setup(random.Random(3))
+    expected = sum(bin(bits).count("1") for _, _, bits in push_outcomes(board, board.pawns[Color.RED]))
+    assert bench_rules.all_pushes(board, Color.RED) == expected
