@@ -36,7 +36,7 @@ import numpy as np
 
 from companion.board import FIXED_TILES, SIZE
 from vision import tiles as tile_mod
-from vision.rectify import Rectified, rectify
+from vision.rectify import Rectified, quad_homography
 
 __all__ = ["BoardNotFoundError", "LocateConfig", "find_board", "order_corners"]
 
@@ -125,6 +125,7 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
 
 def _orientations(gx: np.ndarray, gy: np.ndarray, count: int) -> list[float]:
     """Board rotation candidates (radians, in [-pi/4, pi/4)) from the gradient angles modulo 90°."""
+    gx, gy = gx[::2, ::2], gy[::2, ::2]  # every other pixel is plenty for a histogram
     mag = np.hypot(gx, gy)
     thr = np.percentile(mag, 70)
     sel = mag > max(thr, 1e-6)
@@ -186,28 +187,68 @@ def _pitches(gu: np.ndarray, gv: np.ndarray, lo: float, hi: float, count: int) -
     return out
 
 
-def _region_boxes(pitch: float) -> tuple[np.ndarray, np.ndarray]:
-    """Corner and edge boxes of one tile (float, relative to its top-left), as in :mod:`vision.tiles`."""
+# Sample points (board units inside a tile) standing for the tile regions of vision.tiles:
+# on a box-blurred image one sample approximates the region's mean.
+def _region_points() -> np.ndarray:
     cfg = tile_mod.DEFAULT_CONFIG
-    lo, hi = cfg.corner_lo, cfg.corner_hi
-    corners = np.array(
-        [(lo, lo, hi, hi), (1 - hi, lo, 1 - lo, hi), (1 - hi, 1 - hi, 1 - lo, 1 - lo), (lo, 1 - hi, hi, 1 - lo)]
-    )
-    a, b = 0.5 - cfg.edge_half_width, 0.5 + cfg.edge_half_width
-    e0, e1 = cfg.edge_lo, cfg.edge_hi
-    edges = np.array([(a, e0, b, e1), (1 - e1, a, 1 - e0, b), (a, 1 - e1, b, 1 - e0), (e0, a, e1, b)])
-    return corners * pitch, edges * pitch
+    k = 0.5 * (cfg.corner_lo + cfg.corner_hi)
+    e = 0.5 * (cfg.edge_lo + cfg.edge_hi)
+    corners = [(k, k), (1 - k, k), (1 - k, 1 - k), (k, 1 - k)]
+    edges = [(0.5, e), (1 - e, 0.5), (0.5, 1 - e), (e, 0.5)]
+    local = np.array(corners + edges)  # (8, 2)
+    origin = np.array(_FIXED, dtype=np.float64)[:, ::-1]  # (16, 2) x=col, y=row
+    return (origin[:, None, :] + local[None]).reshape(-1, 2)  # (128, 2)
 
 
-def _fixed_separation(integral: np.ndarray, origins: np.ndarray, pitch: float, shape: tuple[int, int]) -> np.ndarray:
-    """For each candidate top-left ``origins`` (N x 2, x y) of an axis-aligned grid, the fixed-edge separation d'."""
-    return _fixed_separation_xy(integral, origins, pitch, pitch, shape)
+_POINTS = _region_points()
+_POINTS_H = np.column_stack([_POINTS, np.ones(len(_POINTS))])
+_BOARD_CORNERS = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
 
 
-@dataclass(frozen=True)
-class _Hypothesis:
-    score: float
-    corners: np.ndarray  # work-image pixels, TL TR BR BL
+def _batch_homographies(quads: np.ndarray) -> np.ndarray:
+    """Board (0..7 tile units) -> image homographies for N quads (N x 4 x 2): (N, 3, 3)."""
+    n = len(quads)
+    x, y = _BOARD_CORNERS[:, 0], _BOARD_CORNERS[:, 1]
+    u, v = quads[:, :, 0], quads[:, :, 1]
+    a = np.zeros((n, 8, 8))
+    a[:, 0::2, 0], a[:, 0::2, 1], a[:, 0::2, 2] = x, y, 1.0
+    a[:, 0::2, 6], a[:, 0::2, 7] = -u * x, -u * y
+    a[:, 1::2, 3], a[:, 1::2, 4], a[:, 1::2, 5] = x, y, 1.0
+    a[:, 1::2, 6], a[:, 1::2, 7] = -v * x, -v * y
+    b = quads.reshape(n, 8)
+    h = np.linalg.solve(a, b[..., None])[..., 0]
+    return np.concatenate([h, np.ones((n, 1))], axis=1).reshape(n, 3, 3)
+
+
+def _separation(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Fixed-edge separation d' of each candidate tile-area quad (N x 4 x 2, work pixels) on a blurred Lab image.
+
+    d' is the Fisher separation of the fixed tiles' 44 known-open and 20
+    known-closed edges (Lab relative to each tile's corners): large only when
+    the grid sits on the board's tiles (a tile's shift puts the fixed tiles on
+    movable squares, half a tile puts corners where edges should be).
+    """
+    hom = _batch_homographies(quads)
+    proj = np.einsum("nij,pj->npi", hom, _POINTS_H)
+    den = proj[..., 2]
+    ok = np.abs(den) > 1e-9
+    den = np.where(ok, den, 1.0)
+    h, w = blur.shape[:2]
+    xs = np.clip(np.rint(proj[..., 0] / den), 0, w - 1).astype(np.intp)
+    ys = np.clip(np.rint(proj[..., 1] / den), 0, h - 1).astype(np.intp)
+    vals = blur[ys, xs].reshape(len(quads), 16, 8, -1).astype(np.float64)
+    wall = np.sort(vals[:, :, :4], axis=2)[:, :, 1:3].mean(axis=2)
+    feats = (vals[:, :, 4:] - wall[:, :, None, :]).reshape(len(quads), 64, -1)
+    pos, neg = feats[:, _FIXED_OPEN], feats[:, ~_FIXED_OPEN]
+    mp, mn = pos.mean(axis=1), neg.mean(axis=1)
+    cp, cn = pos - mp[:, None], neg - mn[:, None]
+    cov = (np.einsum("nki,nkj->nij", cp, cp) + np.einsum("nki,nkj->nij", cn, cn)) / 62.0
+    dim = cov.shape[-1]
+    cov += np.eye(dim)[None] * (np.trace(cov, axis1=1, axis2=2)[:, None, None] * 0.05 / dim + 1e-6)
+    diff = mp - mn
+    wvec = np.linalg.solve(cov, diff[..., None])[..., 0]
+    score = np.sqrt(np.maximum(np.einsum("ni,ni->n", wvec, diff), 0.0))
+    return np.where(ok.all(axis=1), score, 0.0)
 
 
 def _rotation(theta: float, shape: tuple[int, int]) -> tuple[np.ndarray, tuple[int, int]]:
@@ -222,42 +263,55 @@ def _rotation(theta: float, shape: tuple[int, int]) -> tuple[np.ndarray, tuple[i
     return affine, size
 
 
-def _coarse(work: np.ndarray, cfg: LocateConfig) -> list[_Hypothesis]:
+def _blurred(lab: np.ndarray, pitch: float, cache: dict[int, np.ndarray]) -> np.ndarray:
+    size = max(1, round(0.15 * pitch))
+    if size not in cache:
+        cache[size] = cv2.blur(lab, (size, size)) if size > 1 else lab
+    return cache[size]
+
+
+def _coarse(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | None:
+    """The best tile-area quad (work pixels, TL TR BR BL) over orientation and pitch hypotheses, and its d'."""
     grey = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab).astype(np.float32)
     short = min(work.shape[:2])
     lo, hi = cfg.min_tile_frac * short, cfg.max_tile_frac * short
-    hypotheses: list[_Hypothesis] = []
+    blurs: dict[int, np.ndarray] = {}
+    best: tuple[float, np.ndarray, float] | None = None
     for theta in _orientations(gx, gy, cfg.max_orientations):
         affine, size = _rotation(theta, work.shape[:2])
+        inv = cv2.invertAffineTransform(affine)
         c, s = np.cos(theta), np.sin(theta)
         gu = cv2.warpAffine(c * gx + s * gy, affine, size, flags=cv2.INTER_LINEAR)
         gv = cv2.warpAffine(-s * gx + c * gy, affine, size, flags=cv2.INTER_LINEAR)
-        rot_lab = cv2.warpAffine(lab, affine, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        integral = cv2.integral(rot_lab, sdepth=cv2.CV_64F)
-        shape = (size[1], size[0])
         for pitch in _pitches(gu, gv, lo, hi, cfg.max_pitches):
-            hyp = _place(gu, gv, integral, shape, pitch)
-            if hyp is None:
+            centre = _periodic_centre(gu, gv, pitch)
+            if centre is None:
                 continue
-            score, origin, pitch_x, pitch_y = hyp
-            quad = origin[None, :] + np.array([[0, 0], [7 * pitch_x, 0], [7 * pitch_x, 7 * pitch_y], [0, 7 * pitch_y]])
-            inv = cv2.invertAffineTransform(affine)
-            corners = quad @ inv[:, :2].T + inv[:, 2]
-            hypotheses.append(_Hypothesis(score, corners))
-    hypotheses.sort(key=lambda h: -h.score)
-    return hypotheses
+            # Phase and which 7x7 window of the periodic pattern: the fixed tiles decide.
+            steps = np.arange(-1.25, 1.2501, 0.25) * pitch
+            ox, oy = (a.ravel() for a in np.meshgrid(steps, steps))
+            origins = centre - 3.5 * pitch + np.stack([ox, oy], axis=1)
+            quads_rot = origins[:, None, :] + _BOARD_CORNERS[None] * pitch
+            quads = quads_rot @ inv[:, :2].T + inv[:, 2]
+            blur = _blurred(lab, pitch, blurs)
+            scores = _separation(blur, quads)
+            i = int(np.argmax(scores))
+            if best is None or scores[i] > best[0]:
+                best = (float(scores[i]), quads[i], pitch)
+    if best is None:
+        return None
+    score, quad, pitch = best
+    return _polish(_blurred(lab, pitch, blurs), quad, score, pitch)
 
 
-def _place(
-    gu: np.ndarray, gv: np.ndarray, integral: np.ndarray, shape: tuple[int, int], pitch: float
-) -> tuple[float, np.ndarray, float, float] | None:
-    """Best 7x7 grid of ``pitch`` in the axis-aligned frame: (score, top-left x y, pitch x, pitch y)."""
-    h, w = shape
+def _periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
+    """Centre (x, y, rotated frame) of the 7x7-tile window where the gradients repeat at ``pitch``."""
+    h, w = gu.shape
     p = round(pitch)
-    if 7 * pitch > 1.05 * max(h, w) or p < 4:
+    if 7 * pitch > 1.05 * max(h, w) or p < 4 or 2 * p >= min(h, w):
         return None
     periodic = np.zeros_like(gu)
     periodic[:, p:-p] = gu[:, p:-p] * (gu[:, 2 * p :] + gu[:, : -2 * p])
@@ -265,114 +319,138 @@ def _place(
     win = max(round(7 * pitch), 3)
     summed = cv2.boxFilter(periodic, -1, (win, win), normalize=False, borderType=cv2.BORDER_CONSTANT)
     cy, cx = np.unravel_index(int(np.argmax(summed)), summed.shape)
-    centre = np.array([cx, cy], dtype=np.float64)
-    # Phase and which 7x7 window: the fixed tiles decide, on a grid of offsets.
-    steps = np.arange(-1.25, 1.2501, 1.0 / 6.0) * pitch
-    ox, oy = np.meshgrid(steps, steps)
-    origins = centre - 3.5 * pitch + np.stack([ox.ravel(), oy.ravel()], axis=1)
-    scores = _fixed_separation(integral, origins, pitch, shape)
-    best = origins[int(np.argmax(scores))]
-    # Local polish of position and the two pitches (tilt makes them differ).
-    best_score, best_px, best_py = float(scores.max()), pitch, pitch
-    for _ in range(2):
-        fine = np.arange(-2, 3) * pitch / 18.0
-        for sx in (0.97, 1.0, 1.03):
-            for sy in (0.97, 1.0, 1.03):
-                px, py = best_px * sx, best_py * sy
-                fx, fy = np.meshgrid(fine, fine)
-                cand = best + np.stack([fx.ravel(), fy.ravel()], axis=1)
-                # scale around the grid centre
-                cand = cand + 3.5 * np.array([best_px - px, best_py - py])
-                sc = _fixed_separation_xy(integral, cand, px, py, shape)
-                i = int(np.argmax(sc))
-                if sc[i] > best_score + 1e-9:
-                    best_score, best, bpx, bpy = float(sc[i]), cand[i], px, py
-                    best_px, best_py = bpx, bpy
-    return best_score, best, best_px, best_py
+    return np.array([cx, cy], dtype=np.float64)
 
 
-def _fixed_separation_xy(
-    integral: np.ndarray, origins: np.ndarray, px: float, py: float, shape: tuple[int, int]
-) -> np.ndarray:
-    """Fixed-edge separation d' of axis-aligned grids with top-left ``origins`` and pitches ``px``, ``py``.
-
-    d' is the Fisher separation of the 44 known-open and 20 known-closed edges
-    of the fixed tiles (Lab features relative to each tile's corners): large
-    only when the grid sits exactly on the board's tiles.
-    """
-    corner_boxes, edge_boxes = _region_boxes(1.0)
-    scale = np.array([px, py, px, py])
-    rc = np.array(_FIXED, dtype=np.float64)
-    tl = origins[:, None, :] + rc[None, :, ::-1] * np.array([px, py])
-    return _separation_from_boxes(integral, tl, corner_boxes * scale, edge_boxes * scale, shape)
-
-
-def _separation_from_boxes(
-    integral: np.ndarray, tl: np.ndarray, corner_boxes: np.ndarray, edge_boxes: np.ndarray, shape: tuple[int, int]
-) -> np.ndarray:
-    h, w = shape
-
-    def means(boxes: np.ndarray) -> np.ndarray:
-        x0 = np.clip(np.rint(tl[:, :, None, 0] + boxes[None, None, :, 0]).astype(np.int64), 0, w - 1)
-        y0 = np.clip(np.rint(tl[:, :, None, 1] + boxes[None, None, :, 1]).astype(np.int64), 0, h - 1)
-        x1 = np.clip(np.rint(tl[:, :, None, 0] + boxes[None, None, :, 2]).astype(np.int64), x0 + 1, w)
-        y1 = np.clip(np.rint(tl[:, :, None, 1] + boxes[None, None, :, 3]).astype(np.int64), y0 + 1, h)
-        area = ((x1 - x0) * (y1 - y0))[..., None]
-        total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
-        return total / area
-
-    n = tl.shape[0]
-    wall = np.sort(means(corner_boxes), axis=2)[:, :, 1:3].mean(axis=2)
-    feats = (means(edge_boxes) - wall[:, :, None, :]).reshape(n, 64, -1)
-    pos, neg = feats[:, _FIXED_OPEN], feats[:, ~_FIXED_OPEN]
-    mp, mn = pos.mean(axis=1), neg.mean(axis=1)
-    cp, cn = pos - mp[:, None], neg - mn[:, None]
-    cov = (np.einsum("nki,nkj->nij", cp, cp) + np.einsum("nki,nkj->nij", cn, cn)) / 62.0
-    dim = cov.shape[-1]
-    cov += np.eye(dim)[None] * (np.trace(cov, axis1=1, axis2=2)[:, None, None] * 0.05 / dim + 1e-6)
-    diff = mp - mn
-    wvec = np.linalg.solve(cov, diff[..., None])[..., 0]
-    return np.sqrt(np.maximum(np.einsum("ni,ni->n", wvec, diff), 0.0))
+def _polish(blur: np.ndarray, quad: np.ndarray, score: float, pitch: float) -> tuple[float, np.ndarray]:
+    """Move the four corners independently (a full homography: tilt, perspective) to maximise d'."""
+    eye = np.eye(8).reshape(8, 4, 2)
+    for step in (0.25, 0.12, 0.06, 0.03):
+        delta = step * pitch
+        for _ in range(3):
+            cands = np.concatenate([quad[None] + delta * eye, quad[None] - delta * eye])  # (16, 4, 2)
+            sc = _separation(blur, cands)
+            gain = sc - score
+            if gain.max() <= 1e-9:
+                break
+            # Combine every coordinate's better direction; keep it if it beats the best single move.
+            move = np.zeros(8)
+            for j in range(8):
+                up, down = gain[j], gain[8 + j]
+                if max(up, down) > 0:
+                    move[j] = delta if up >= down else -delta
+            combined = quad + move.reshape(4, 2)
+            c_score = float(_separation(blur, combined[None])[0])
+            i = int(np.argmax(sc))
+            if c_score >= sc[i]:
+                quad, score = combined, c_score
+            else:
+                quad, score = cands[i], float(sc[i])
+    return score, quad
 
 
 # --------------------------------------------------------------------------- refinement
 
 
+@dataclass
+class _Geometry:
+    """Board -> photo model: ``board_from_ideal`` (3x3) and one radial distortion term ``k``.
+
+    ideal = c + (p - c) (1 + k |p - c|² / s²) for an observed pixel p, with c the
+    image centre and s the image width: the usual lens model with the focal
+    length folded into ``k``. A homography alone bends nowhere, so under a
+    wide lens its corners miss the board's real corners by several pixels.
+    """
+
+    board_from_ideal: np.ndarray
+    k: float
+    centre: np.ndarray
+    scale: float
+
+    def undistort(self, observed: np.ndarray, k: float | None = None) -> np.ndarray:
+        kk = self.k if k is None else k
+        d = observed - self.centre
+        r2 = (d * d).sum(axis=-1, keepdims=True) / self.scale**2
+        return self.centre + d * (1.0 + kk * r2)
+
+    def distort(self, ideal: np.ndarray) -> np.ndarray:
+        d = ideal - self.centre
+        p = d.copy()
+        for _ in range(6):  # fixed point of p = d / (1 + k |p|²): converges fast for lens-sized k
+            r2 = (p * p).sum(axis=-1, keepdims=True) / self.scale**2
+            p = d / (1.0 + self.k * r2)
+        return self.centre + p
+
+    def to_image(self, board: np.ndarray) -> np.ndarray:
+        """Board coordinates (tile units, N x 2) -> observed image pixels."""
+        ideal_from_board = np.linalg.inv(self.board_from_ideal)
+        ideal = cv2.perspectiveTransform(board.reshape(1, -1, 2).astype(np.float64), ideal_from_board)
+        return self.distort(ideal[0])
+
+    def corners(self) -> np.ndarray:
+        return self.to_image(_BOARD_CORNERS)
+
+
+def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int) -> np.ndarray:
+    """A rectified view (tile_px ``t``, margin ``m``) through the distortion model, by remap."""
+    side = 7 * t + 2 * m
+    step = 4  # the map is smooth: compute it on a coarse lattice and interpolate
+    n = -(-side // step) + 2
+    # cv2.resize by an integer factor puts lattice point j at output pixel (j + 0.5) * step - 0.5;
+    # one padding cell on each side keeps the border pixels interpolated, not clamped.
+    idx = (np.arange(n, dtype=np.float64) - 0.5) * step - 0.5
+    gx, gy = np.meshgrid(idx, idx)
+    board = np.stack([(gx - (m - 0.5)) / t, (gy - (m - 0.5)) / t], axis=-1).reshape(-1, 2)
+    pts = geo.to_image(board).reshape(n, n, 2).astype(np.float32)
+    full = cv2.resize(pts, (n * step, n * step), interpolation=cv2.INTER_LINEAR)[step : step + side, step : step + side]
+    return cv2.remap(image, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+
 def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
-    """Sharpen the corners by fitting a homography correction to the corridor-arm centre lines."""
-    t = cfg.refine_tile_px
+    """Sharpen the corners: fit homography + radial distortion to the centre lines of open corridor arms."""
+    h, w = image.shape[:2]
+    centre = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
+    geo = _Geometry(quad_homography(corners, _BOARD_CORNERS), 0.0, centre, float(w))
+    t, m = cfg.refine_tile_px, cfg.refine_tile_px // 2
     separation = 0.0
-    for _ in range(cfg.refine_iterations):
-        rect = rectify(image, corners, tile_px=t, margin=0.5)
+    current = geo.corners()
+    for it in range(cfg.refine_iterations):
+        view = _sample(image, geo, t, m)
+        rect = Rectified(view, t, m, np.eye(3), current)
         feats = tile_mod.edge_features(rect)
         model = tile_mod.learn(feats)
         separation = model.separation
-        prob = model.probabilities(feats)
-        shapes, _ = tile_mod.decode(prob)
+        shapes, _ = tile_mod.decode(model.probabilities(feats))
         is_open = (shapes[..., None] & np.array([1, 2, 4, 8])) > 0  # (7, 7, 4)
         for (r, c), tile in FIXED_TILES.items():
             is_open[r, c] = [bool(tile & b) for b in (1, 2, 4, 8)]
-        correction = _arm_correction(rect, model, is_open)
-        if correction is None:
+        meas = _arm_centres(view, t, m, model, is_open)
+        if meas is None:
             break
-        homography = correction @ rect.homography
-        target = np.array(
-            [[rect.margin_px - 0.5] * 2, [rect.margin_px + 7 * t - 0.5, rect.margin_px - 0.5],
-             [rect.margin_px + 7 * t - 0.5] * 2, [rect.margin_px - 0.5, rect.margin_px + 7 * t - 0.5]]
-        )  # fmt: skip
-        new = cv2.perspectiveTransform(target[None], np.linalg.inv(homography))[0]
-        moved = float(np.abs(new - corners).max())
-        corners = new
-        if moved < 0.3:
+        points, axis, expected = meas
+        fitted = _fit_geometry(geo, geo.to_image(points), axis, expected, fit_k=it > 0)
+        if fitted is None:
             break
-    return corners, separation
+        geo = fitted
+        new = geo.corners()
+        moved = float(np.abs(new - current).max())
+        current = new
+        if moved < 0.25 and it > 0:
+            break
+    return current, separation
 
 
-def _arm_correction(rect: Rectified, model: tile_mod.TileModel, is_open: np.ndarray) -> np.ndarray | None:
-    """Homography (rectified -> corrected rectified) that puts every open arm's centre on its tile's centre line."""
-    t, m = rect.tile_px, rect.margin_px
-    lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    score = lab @ model.weights[:3].astype(np.float32)  # per-pixel corridor score (no texture term)
+def _arm_centres(
+    view: np.ndarray, t: int, m: int, model: tile_mod.TileModel, is_open: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Centre lines of open corridor arms, measured in a rectified view.
+
+    Returns board-unit points where a centre was measured, the axis measured
+    (0: x for N/S arms, 1: y for E/W arms) and the coordinate it should have
+    (the tile's centre line).
+    """
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2Lab).astype(np.float32)
+    score = lab @ model.weights[:3].astype(np.float32)  # per-pixel corridor score (colour part of the model)
     area = score[m : m + 7 * t, m : m + 7 * t].reshape(SIZE, t, SIZE, t).swapaxes(1, 2)  # (7, 7, t, t)
     cfg = tile_mod.DEFAULT_CONFIG
     lo, hi = round(cfg.corner_lo * t), max(round(cfg.corner_hi * t), round(cfg.corner_lo * t) + 1)
@@ -384,92 +462,111 @@ def _arm_correction(rect: Rectified, model: tile_mod.TileModel, is_open: np.ndar
     contrast = model.mean_open - model.mean_closed
     if abs(contrast) < 1e-6:
         return None
-    a0, a1 = round(0.03 * t), max(round(0.30 * t), round(0.03 * t) + 2)
-    w0, w1 = round(0.08 * t), t - round(0.08 * t)
-    coords = np.arange(w0, w1, dtype=np.float64) + 0.5 - 0.5  # pixel centres, tile-local
-    profiles = {
-        0: area[:, :, a0:a1, w0:w1].mean(axis=2),  # N arm: profile along x
-        2: area[:, :, t - a1 : t - a0, w0:w1].mean(axis=2),  # S arm
-        1: area[:, :, w0:w1, t - a1 : t - a0].mean(axis=3),  # E arm: profile along y
-        3: area[:, :, w0:w1, a0:a1].mean(axis=3),  # W arm
-    }
-    rows, rhs, weights = [], [], []
-    rr, cc = np.meshgrid(np.arange(SIZE), np.arange(SIZE), indexing="ij")
-    for side, prof in profiles.items():
+    a0, a1 = round(0.03 * t), max(round(0.28 * t), round(0.03 * t) + 2)
+    w0, w1 = round(0.06 * t), t - round(0.06 * t)
+    coords = np.arange(w0, w1, dtype=np.float64)
+    arm_mid = (0.5 * (a0 + a1 - 1) + 0.5) / t  # board units from the tile side
+    profiles = (
+        area[:, :, a0:a1, w0:w1].mean(axis=2),  # N arm: profile along x
+        area[:, :, w0:w1, t - a1 : t - a0].mean(axis=3),  # E arm: along y
+        area[:, :, t - a1 : t - a0, w0:w1].mean(axis=2),  # S arm
+        area[:, :, w0:w1, a0:a1].mean(axis=3),  # W arm
+    )
+    pts, axes, expect = [], [], []
+    rr, cc = np.meshgrid(np.arange(SIZE, dtype=np.float64), np.arange(SIZE, dtype=np.float64), indexing="ij")
+    for side, prof in enumerate(profiles):
         q = np.clip((prof - wall[:, :, None]) / contrast, 0.0, 1.5)
-        q = np.where(q > 0.35, q, 0.0) ** 2
+        q = np.where(q > 0.4, q, 0.0) ** 2
         mass = q.sum(axis=2)
-        centre_local = (q * coords).sum(axis=2) / np.maximum(mass, 1e-9)
-        ok = is_open[:, :, side] & (mass > 0.1 * (w1 - w0) * 0.3)
-        arm_mid = 0.5 * (a0 + a1) - 0.5
-        for r, c in zip(rr[ok], cc[ok], strict=True):
-            x0, y0 = m + c * t, m + r * t
-            expected = (t - 1) / 2.0
-            if side in (0, 2):
-                y = y0 + (arm_mid if side == 0 else t - 1 - arm_mid)
-                x_meas, x_exp = x0 + centre_local[r, c], x0 + expected
-                rows.append([x_meas, y, 1, 0, 0, 0, -x_exp * x_meas, -x_exp * y])
-                rhs.append(x_exp)
-            else:
-                x = x0 + (t - 1 - arm_mid if side == 1 else arm_mid)
-                y_meas, y_exp = y0 + centre_local[r, c], y0 + expected
-                rows.append([0, 0, 0, x, y_meas, 1, -y_exp * x, -y_exp * y_meas])
-                rhs.append(y_exp)
-            weights.append(1.0)
-    if len(rows) < 24:
+        local = ((q * coords).sum(axis=2) / np.maximum(mass, 1e-9) + 0.5) / t  # board units inside the tile
+        ok = is_open[:, :, side] & (mass > 0.05 * (w1 - w0))
+        along = {0: arm_mid, 1: 1 - arm_mid, 2: 1 - arm_mid, 3: arm_mid}[side]
+        if side in (0, 2):
+            x, y = cc + local, rr + along
+            pts.append(np.stack([x[ok], y[ok]], axis=1))
+            axes.append(np.zeros(int(ok.sum()), dtype=np.int64))
+            expect.append(cc[ok] + 0.5)
+        else:
+            x, y = cc + along, rr + local
+            pts.append(np.stack([x[ok], y[ok]], axis=1))
+            axes.append(np.ones(int(ok.sum()), dtype=np.int64))
+            expect.append(rr[ok] + 0.5)
+    points = np.concatenate(pts)
+    if len(points) < 24:
         return None
-    a = np.array(rows, dtype=np.float64)
-    b = np.array(rhs, dtype=np.float64)
-    wts = np.array(weights)
-    # Condition: work around the view's centre and size.
-    half = rect.size / 2.0
-    norm = np.array([[1 / half, 0, -1], [0, 1 / half, -1], [0, 0, 1]])
-    h = np.eye(3)
-    for _ in range(4):
-        sol = _weighted_homography(a, b, wts, norm)
-        if sol is None:
+    return points, np.concatenate(axes), np.concatenate(expect)
+
+
+def _fit_geometry(
+    geo: _Geometry, observed: np.ndarray, axis: np.ndarray, expected: np.ndarray, fit_k: bool
+) -> _Geometry | None:
+    """Robustly fit board_from_ideal (and k) so each measured arm centre lands on its tile's centre line."""
+    ks = geo.k + np.linspace(-0.08, 0.08, 9) if fit_k else np.array([geo.k])
+    weights = np.ones(len(observed))
+    best: tuple[float, np.ndarray, float] | None = None
+    for _ in range(3):
+        results = []
+        for k in ks:
+            sol = _solve_board_from_ideal(geo, observed, axis, expected, weights, float(k))
+            if sol is not None:
+                results.append((sol[1], sol[0], float(k)))
+        if not results:
             return None
-        h = sol
-        pred = _predict(a, h)
-        resid = np.abs(pred - b)
-        scale = max(1.4826 * np.median(resid), 0.05 * t)
-        wts = 1.0 / np.maximum(1.0, resid / (1.5 * scale))
-        wts[resid > 4 * scale] = 0.0
-    return h
+        if fit_k and len(results) >= 3:
+            cost = np.array([r[0] for r in results])
+            kk = np.array([r[2] for r in results])
+            i = int(np.argmin(cost))
+            if 0 < i < len(cost) - 1:
+                den = cost[i - 1] - 2 * cost[i] + cost[i + 1]
+                if den > 0:
+                    k_star = kk[i] + 0.5 * (cost[i - 1] - cost[i + 1]) / den * (kk[1] - kk[0])
+                    sol = _solve_board_from_ideal(geo, observed, axis, expected, weights, float(k_star))
+                    if sol is not None:
+                        results.append((sol[1], sol[0], float(k_star)))
+        best = min(results, key=lambda r: r[0])
+        _, hom, k = best
+        resid = np.abs(_predict(hom, geo.undistort(observed, k), axis) - expected)
+        scale = max(1.4826 * float(np.median(resid)), 0.02)
+        weights = 1.0 / np.maximum(1.0, resid / (1.5 * scale))
+        weights[resid > 4 * scale] = 0.0
+        ks = np.array([k])
+    assert best is not None
+    return _Geometry(best[1], best[2], geo.centre, geo.scale)
 
 
-def _predict(a: np.ndarray, h: np.ndarray) -> np.ndarray:
-    """Predicted corrected coordinate of each measurement row (x rows for vertical arms, y rows otherwise)."""
-    is_x = a[:, 2] == 1
-    x = np.where(is_x, a[:, 0], a[:, 3])
-    y = np.where(is_x, a[:, 1], a[:, 4])
-    den = h[2, 0] * x + h[2, 1] * y + h[2, 2]
-    num = np.where(is_x, h[0, 0] * x + h[0, 1] * y + h[0, 2], h[1, 0] * x + h[1, 1] * y + h[1, 2])
-    return num / den
+def _predict(hom: np.ndarray, ideal: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    board = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), hom)[0]
+    return np.where(axis == 0, board[:, 0], board[:, 1])
 
 
-def _weighted_homography(a: np.ndarray, b: np.ndarray, w: np.ndarray, norm: np.ndarray) -> np.ndarray | None:
-    """Solve the 8 homography parameters from 1-D constraints, in normalised coordinates, near identity."""
-    is_x = a[:, 2] == 1
-    x = np.where(is_x, a[:, 0], a[:, 3])
-    y = np.where(is_x, a[:, 1], a[:, 4])
-    s = norm[0, 0]
-    xn, yn, bn = x * s - 1, y * s - 1, b * s - 1
-    rows = np.zeros((len(a), 8))
-    rows[is_x, 0], rows[is_x, 1], rows[is_x, 2] = xn[is_x], yn[is_x], 1
-    rows[~is_x, 3], rows[~is_x, 4], rows[~is_x, 5] = xn[~is_x], yn[~is_x], 1
-    rows[:, 6], rows[:, 7] = -bn * xn, -bn * yn
-    # Ridge toward the identity: parameters the arms do not constrain stay put.
-    ident = np.array([1, 0, 0, 0, 1, 0, 0, 0], dtype=np.float64)
-    lam = 1e-3 * max(float(w.sum()), 1.0)
-    lhs = rows.T @ (rows * w[:, None]) + lam * np.eye(8)
-    rhs_v = rows.T @ (bn * w) + lam * ident
+def _solve_board_from_ideal(
+    geo: _Geometry, observed: np.ndarray, axis: np.ndarray, expected: np.ndarray, weights: np.ndarray, k: float
+) -> tuple[np.ndarray, float] | None:
+    """Weighted linear fit of the 8 homography parameters from 1-D constraints; returns it and its cost."""
+    ideal = geo.undistort(observed, k)
+    # Normalise image coordinates for conditioning.
+    u = (ideal[:, 0] - geo.centre[0]) / geo.scale
+    v = (ideal[:, 1] - geo.centre[1]) / geo.scale
+    rows = np.zeros((len(u), 8))
+    is_x = axis == 0
+    rows[is_x, 0], rows[is_x, 1], rows[is_x, 2] = u[is_x], v[is_x], 1.0
+    rows[~is_x, 3], rows[~is_x, 4], rows[~is_x, 5] = u[~is_x], v[~is_x], 1.0
+    rows[:, 6], rows[:, 7] = -expected * u, -expected * v
+    # A weak pull toward the current model keeps directions the arms do not pin down in place.
+    inv_s = 1.0 / geo.scale
+    norm = np.array([[inv_s, 0, -geo.centre[0] * inv_s], [0, inv_s, -geo.centre[1] * inv_s], [0, 0, 1]])
+    prior = geo.board_from_ideal @ np.linalg.inv(norm)
+    prior = (prior / prior[2, 2]).ravel()[:8]
+    lam = 1e-4 * max(float(weights.sum()), 1.0)
+    lhs = rows.T @ (rows * weights[:, None]) + lam * np.eye(8)
+    rhs = rows.T @ (expected * weights) + lam * prior
     try:
-        hn = np.linalg.solve(lhs, rhs_v)
+        hn = np.linalg.solve(lhs, rhs)
     except np.linalg.LinAlgError:
         return None
-    hmat = np.append(hn, 1.0).reshape(3, 3)
-    return np.linalg.inv(norm) @ hmat @ norm
+    hom = np.append(hn, 1.0).reshape(3, 3) @ norm
+    resid = _predict(hom, ideal, axis) - expected
+    return hom, float((weights * resid * resid).sum() / max(weights.sum(), 1e-9))
 
 
 # --------------------------------------------------------------------------- markers
@@ -507,15 +604,17 @@ def find_board(image: np.ndarray, config: LocateConfig | None = None) -> np.ndar
     h, w = bgr.shape[:2]
     if min(h, w) < 64:
         raise BoardNotFoundError(f"image too small ({w}x{h})")
-    if float(bgr.std()) < 2.0:
+    # An integer reduction factor keeps INTER_AREA fast (a plain block average).
+    factor = max(1, round(max(h, w) / cfg.work_px))
+    crop = bgr[: h - h % factor, : w - w % factor]
+    work = cv2.resize(crop, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    scale = 1.0 / factor
+    if float(work.std()) < 2.0:
         raise BoardNotFoundError("blank image")
-    scale = min(1.0, cfg.work_px / max(h, w))
-    work = cv2.resize(bgr, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    hypotheses = _coarse(work, cfg)
-    if not hypotheses:
+    found = _coarse(work, cfg)
+    if found is None:
         raise BoardNotFoundError("no periodic tile grid found")
-    best = hypotheses[0]
-    corners = order_corners(best.corners / scale)
+    corners = order_corners(found[1] / scale)
     corners, separation = _refine(bgr, corners, cfg)
     if separation < cfg.min_separation:
         raise BoardNotFoundError(f"no board: fixed tiles do not match (separation {separation:.2f})")
