@@ -24,7 +24,8 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -341,14 +342,21 @@ class SimStrip(LedStrip):
 BACKENDS = ("sim", "ws281x", "pio")
 
 
-def open_strip(config: dict[str, Any] | None, layout: Layout, settings: ColourSettings | None = None) -> LedStrip:
+def open_strip(config: Mapping[str, Any] | None, layout: Layout, settings: ColourSettings | None = None) -> LedStrip:
     """The strip named by ``config["backend"]`` (``sim`` when absent), sized from the layout.
 
-    Other keys go to the backend (``pin``, ``dma``, ``channel`` for ws281x;
-    ``path``, ``passthrough`` for pio). An unavailable backend is an error,
-    never a silent switch to the simulator.
+    ``config`` is the ``[leds]`` table: colour-pipeline keys (``order``,
+    ``gamma``, ``max_level``, ``brightness``, ``supply_ma``, ...) build the
+    :class:`ColourSettings` unless ``settings`` is given; the other keys go to
+    the backend (``pin``, ``dma``, ``channel`` for ws281x; ``path``,
+    ``passthrough`` for pio). An unavailable backend is an error, never a
+    silent switch to the simulator.
     """
     config = dict(config or {})
+    pipeline_keys = {f.name for f in fields(ColourSettings)}
+    pipeline = {k: config.pop(k) for k in list(config) if k in pipeline_keys}
+    if settings is None:
+        settings = ColourSettings.from_config(pipeline)
     backend = str(config.pop("backend", "sim"))
     try:
         if backend == "sim":

@@ -10,7 +10,10 @@ What it does, in order:
    a camera (a missing or unplugged camera is :class:`CameraUnavailable`,
    retried with back-off by the base class);
 2. a video configuration with an ``RGB888`` main stream (picamera2's
-   ``RGB888`` is laid out B, G, R in memory: OpenCV's BGR, no conversion);
+   ``RGB888`` is laid out B, G, R in memory: OpenCV's BGR, no conversion),
+   then the fixed ``controls`` from config if any (for instance
+   ``{"AfMode": 0, "LensPosition": 2.0}`` holds a Camera Module 3's focus at
+   0.5 m);
 3. day mode: frame duration limits for day, auto exposure and auto white
    balance on; read the metadata of up to ``settle_frames`` frames until
    ``ExposureTime``, ``AnalogueGain`` and ``ColourGains`` stop moving; then
@@ -70,9 +73,11 @@ class Picamera2Camera(Camera):
         stable_frames: int = 3,
         tolerance: float = 0.02,
         timeout_s: float = 5.0,
+        controls: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.controls = dict(controls or {})
         if night_exposure_us > night_frame_us:
             raise CameraError(
                 f"night exposure {night_exposure_us} µs does not fit in the night frame time {night_frame_us} µs"
@@ -122,6 +127,8 @@ class Picamera2Camera(Camera):
             )
             cam.configure(config)
             cam.start()
+            if self.controls:  # fixed extras, e.g. {"AfMode": 0, "LensPosition": 2.0} to hold the focus
+                cam.set_controls(dict(self.controls))
         except _LOSS_ERRORS as exc:
             raise CameraUnavailable(f"cannot start camera {self.camera_num}: {exc}") from None
 

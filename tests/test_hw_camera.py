@@ -157,6 +157,12 @@ def test_picamera2_configures_settles_then_locks(fake_picamera2) -> None:
     assert names(fake.calls)[-2:] == ["stop", "close"]
 
 
+def test_picamera2_fixed_controls_follow_start(fake_picamera2) -> None:
+    Picamera2Camera(controls={"AfMode": 0, "LensPosition": 2.0}, sleep=Sleeps()).capture()
+    calls = fake_picamera2.instances[-1].calls
+    assert names(calls)[2:4] == ["start", "set_controls"] and calls[3][1] == {"AfMode": 0, "LensPosition": 2.0}
+
+
 def test_picamera2_night_sets_frame_duration_before_exposure(fake_picamera2) -> None:
     cam = Picamera2Camera(night_frame_us=400_000, night_exposure_us=350_000, night_gain=10.0, sleep=Sleeps())
     cam.capture()

@@ -209,8 +209,8 @@ def test_every_backend_behaves_alike(backend: str, tmp_path: Path) -> None:
 def test_open_strip_from_config(tmp_path: Path) -> None:
     layout = preset("matrix8x8")
     assert isinstance(open_strip(None, layout), SimStrip)
-    pio = open_strip({"backend": "pio", "path": str(device(tmp_path)), "passthrough": True}, layout)
-    assert isinstance(pio, PioStrip) and pio.count == 64
+    pio = open_strip({"backend": "pio", "path": str(device(tmp_path)), "passthrough": True, "order": "RGB"}, layout)
+    assert isinstance(pio, PioStrip) and pio.count == 64 and pio.settings.order == "RGB"
     with pytest.raises(ConfigError, match="unknown LED backend"):
         open_strip({"backend": "neopixel"}, layout)
     with pytest.raises(ConfigError, match="bad options"):
