@@ -70,6 +70,14 @@ class Event:
         raise NotImplementedError
 
     @classmethod
+    def from_json(cls, data: object) -> Event:
+        """Parse an event object; on a subclass (``Push.from_json``) it must be of that kind."""
+        event = event_from_json(data)
+        if not isinstance(event, cls):
+            raise InvalidStateError(f"expected a {cls.kind!r} event, got {event.kind!r}")
+        return event
+
+    @classmethod
     def _from_json(cls, data: Mapping[str, Any]) -> Event:
         raise NotImplementedError
 

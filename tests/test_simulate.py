@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from companion import cli
 from companion.board import Gate
-from companion.cli import main
 from companion.cli_game import render, run_sim
 from companion.game import event_from_json, fold
 from companion.journal import JOURNAL_NAME, Journal
@@ -18,8 +18,14 @@ from companion.rules import GameConfig
 from companion.simulate import SimulatedGame, plan_turn
 
 
+@pytest.fixture(autouse=True)
+def _only_this_command(monkeypatch) -> None:
+    """Build the real CLI with just the ``run`` command, so other areas' modules cannot break these tests."""
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ("companion.cli_game",))
+
+
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(["run", *argv])
+    code = cli.main(["run", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -116,3 +122,21 @@ def test_render_marks_pawns_and_treasure_tiles() -> None:
     assert rows[0][4:6] == state.board.tile((0, 0)).glyph + "R"
     assert rows[6][4 + 12 : 4 + 14] == state.board.tile((6, 6)).glyph + "G"
     assert text.count("•") == sum(1 for r in range(7) for c in range(7) if state.treasure_at((r, c)))
+
+
+@pytest.mark.parametrize("variant", ["classic", "kids", "glow"])
+def test_every_event_of_a_whole_game_round_trips_through_json_text(variant: str) -> None:
+    from companion.game import Event, Push
+
+    sim = SimulatedGame.new(GameConfig.make(variant, 3, leave_maze=variant == "kids"), 11, max_turns=400)
+    for _ in sim.turns():
+        pass
+    kinds = set()
+    for event in sim.game.events:
+        text = json.dumps(event.to_json(), ensure_ascii=False)
+        assert Event.from_json(json.loads(text)) == event
+        assert type(event).from_json(json.loads(text)) == event
+        kinds.add(event.to_json()["event"])
+    assert {"start", "push", "move", "treasure", "game_over"} <= kinds
+    with pytest.raises(ValueError, match="expected a 'push' event"):
+        Push.from_json(sim.game.events[-1].to_json())
