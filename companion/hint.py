@@ -47,7 +47,6 @@ from companion.board import (
     distinct_rotations,
     flood,
     index_square,
-    mask_squares,
     square_index,
 )
 
@@ -262,71 +261,61 @@ class Hint:
 _Step = tuple[int, int]  # (gate index, laid spare mask)
 
 
-class _Search:
-    """One hint question; :meth:`within` is the depth-limited multi-source search."""
+def _within(masks: tuple[int, int, int, int, int], tbit: int, pawns: int, last: int, turns: int) -> list[_Step] | None:
+    """A push sequence of at most ``turns`` turns after which the pawn can end a move on the target.
 
-    def __init__(self, packed: Packed) -> None:
-        self.root = packed
-        self.nodes = 0  # internal nodes expanded (for tests and tuning)
+    ``masks`` = (n, e, s, w, spare); ``tbit`` the target's bit (0 = it is the
+    spare); ``pawns`` the squares the pawn may stand on before this turn's push;
+    ``last`` the index of the previous push (its reverse is banned).
+    """
+    n, e, s, w, spare = masks
+    banned = _OPS[last].reverse if last != _NO_GATE else _NO_GATE
+    rotations = distinct_rotations(spare)
+    if turns == 1:
+        return _last_turn(n, e, s, w, rotations, tbit, pawns, banned)
+    for gi, op in enumerate(_OPS):
+        if gi == banned:
+            continue
+        moved = _push_set(pawns, op)
+        t2 = _push_target(tbit, op)
+        for rot in rotations:
+            child = _push_masks(n, e, s, w, rot, op)
+            reach = flood(moved, *_corridors(child[0], child[1], child[2], child[3]))
+            if reach & t2:
+                return [(gi, rot)]
+            rest = _within(child, t2, reach, gi, turns - 1)
+            if rest is not None:
+                return [(gi, rot), *rest]
+    return None
 
-    def within(
-        self, masks: tuple[int, int, int, int, int], tbit: int, pawns: int, last: int, turns: int
-    ) -> list[_Step] | None:
-        """A push sequence of at most ``turns`` turns after which the pawn set reaches the target.
 
-        ``masks`` = (n, e, s, w, spare); ``tbit`` the target's bit (0 = it is the
-        spare); ``pawns`` the squares the pawn may stand on; ``last`` the gate
-        index whose reverse is banned.
-        """
-        n, e, s, w, spare = masks
-        banned = _OPS[last].reverse if last != _NO_GATE else _NO_GATE
-        rotations = distinct_rotations(spare)
-        if turns == 1:
-            return self._last_turn(n, e, s, w, rotations, tbit, pawns, banned)
-        self.nodes += 1
-        for gi, op in enumerate(_OPS):
-            if gi == banned:
-                continue
-            moved = _push_set(pawns, op)
-            t2 = _push_target(tbit, op)
-            for rot in rotations:
-                child = _push_masks(n, e, s, w, rot, op)
-                east, south = _corridors(child[0], child[1], child[2], child[3])
-                reach = flood(moved, east, south)
-                if reach & t2:
-                    return [(gi, rot)]
-                rest = self.within(child, t2, reach, gi, turns - 1)
-                if rest is not None:
-                    return [(gi, rot), *rest]
-        return None
-
-    @staticmethod
-    def _last_turn(
-        n: int, e: int, s: int, w: int, rotations: tuple[int, ...], tbit: int, pawns: int, banned: int
-    ) -> list[_Step] | None:
-        for gi, op in enumerate(_OPS):
-            if gi == banned:
-                continue
-            t2 = _push_target(tbit, op)
-            if not t2:
-                continue  # the target leaves the board: it is the spare now, so not reachable this turn
-            moved = _push_set(pawns, op)
-            # The board after the push with nothing entering; rotations only add entry bits.
-            n0, e0, s0, w0, _ = _push_masks(n, e, s, w, 0, op)
-            entry = op.entry
-            east, south = _corridors(n0 | entry, e0 | entry, s0 | entry, w0 | entry)
-            if not _flood_hits(moved, east, south, t2):
-                continue  # not even an all-open entering tile connects: no rotation can
-            for rot in rotations:
-                east, south = _corridors(
-                    n0 | (entry if rot & 1 else 0),
-                    e0 | (entry if rot & 2 else 0),
-                    s0 | (entry if rot & 4 else 0),
-                    w0 | (entry if rot & 8 else 0),
-                )
-                if _flood_hits(moved, east, south, t2):
-                    return [(gi, rot)]
-        return None
+def _last_turn(
+    n: int, e: int, s: int, w: int, rotations: tuple[int, ...], tbit: int, pawns: int, banned: int
+) -> list[_Step] | None:
+    """The final turn: only "is the target's square reachable right after some push?"."""
+    for gi, op in enumerate(_OPS):
+        if gi == banned:
+            continue
+        t2 = _push_target(tbit, op)
+        if not t2:
+            continue  # the target leaves the board: it is the spare now, so not reachable this turn
+        moved = _push_set(pawns, op)
+        # The board after the push with nothing entering; rotations only add entry bits.
+        n0, e0, s0, w0, _ = _push_masks(n, e, s, w, 0, op)
+        entry = op.entry
+        east, south = _corridors(n0 | entry, e0 | entry, s0 | entry, w0 | entry)
+        if not _flood_hits(moved, east, south, t2):
+            continue  # not even an all-open entering tile connects: no rotation can
+        for rot in rotations:
+            east, south = _corridors(
+                n0 | (entry if rot & 1 else 0),
+                e0 | (entry if rot & 2 else 0),
+                s0 | (entry if rot & 4 else 0),
+                w0 | (entry if rot & 8 else 0),
+            )
+            if _flood_hits(moved, east, south, t2):
+                return [(gi, rot)]
+    return None
 
 
 def _first_move(packed: Packed, tbit: int, start: int, steps: list[_Step]) -> Square:
@@ -367,15 +356,10 @@ def hint(board: Board, player: Color, target: Target, max_turns: int = DEFAULT_M
     packed = Packed.from_board(board)
     masks = (packed.n, packed.e, packed.s, packed.w, packed.spare)
     last = _NO_GATE if board.last_push is None else GATES.index(board.last_push)
-    search = _Search(packed)
     for turns in range(1, max_turns + 1):  # iterative deepening: the first hit is the fewest turns
-        steps = search.within(masks, tbit, start, last, turns)
+        steps = _within(masks, tbit, start, last, turns)
         if steps is not None:
             gi, rot = steps[0]
             return Hint(len(steps), GATES[gi], Tile(rot), _first_move(packed, tbit, start, steps))
     return None
 
-
-def reachable_squares(bits: int) -> list[Square]:
-    """Sorted squares of a 49-bit set (re-exported for callers of :func:`push_outcomes`)."""
-    return mask_squares(bits)
