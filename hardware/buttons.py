@@ -51,7 +51,7 @@ class ButtonConfig:
     pull_up: bool = True
 
     def __post_init__(self) -> None:
-        pins = dict(DEFAULT_PINS)
+        pins: dict[str, int | None] = dict(DEFAULT_PINS)
         for name, pin in dict(self.pins).items():
             if name not in COMMANDS:
                 raise ConfigError(f"unknown button {name!r}; buttons are {', '.join(COMMANDS)}")

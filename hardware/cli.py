@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from companion.board import Board, Color, Gate, InvalidStateError
@@ -30,7 +31,7 @@ SECONDS = 2
 def read_state(source: str) -> Board:
     """A board state (FORMATS.md §4) from a file, or stdin for ``-``."""
     try:
-        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()  # noqa: SIM115
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read {source!r}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

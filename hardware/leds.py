@@ -19,6 +19,7 @@ to the simulator.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import math
 import os
@@ -135,7 +136,7 @@ class Ws281xStrip(LedStrip):
         super().__init__(count, settings)
         if module is None:
             try:
-                import rpi_ws281x as module  # lazily: only on a Pi 1-4
+                module = importlib.import_module("rpi_ws281x")  # lazily: only on a Pi 1-4
             except ImportError:
                 raise LedError(
                     "the ws281x LED backend needs rpi-ws281x (pip install rpi-ws281x, on a Pi 1-4 only; "

@@ -137,7 +137,7 @@ class Picamera2Camera(Camera):
         if cam is None:
             return
         for step in ("stop", "close"):
-            with contextlib.suppress(_LOSS_ERRORS):  # the device may already be gone
+            with contextlib.suppress(*_LOSS_ERRORS):  # the device may already be gone
                 getattr(cam, step)()
 
     # ---- exposure
