@@ -203,8 +203,8 @@ class Packed:
 
     def push(self, gate: Gate, spare: int | None = None) -> Packed:
         """Mechanical push, like :meth:`Board.push` (any gate; ``spare`` is the laid rotation)."""
-        return Packed(*_push_masks(self.n, self.e, self.s, self.w, self.spare if spare is None else spare,
-                                   _OPS[GATES.index(gate)]))
+        laid = self.spare if spare is None else spare
+        return Packed(*_push_masks(self.n, self.e, self.s, self.w, laid, _OPS[GATES.index(gate)]))
 
     def corridors(self) -> tuple[int, int]:
         return _corridors(self.n, self.e, self.s, self.w)
@@ -362,4 +362,3 @@ def hint(board: Board, player: Color, target: Target, max_turns: int = DEFAULT_M
             gi, rot = steps[0]
             return Hint(len(steps), GATES[gi], Tile(rot), _first_move(packed, tbit, start, steps))
     return None
-
