@@ -6,7 +6,7 @@ through the same code. Two kinds of event:
 
 * **actions** — what a player (or the referee on their behalf) does:
   :class:`GameStarted`, :class:`TargetChosen`, :class:`Push`, :class:`Move`,
-  :class:`RewardRevealed`;
+  :class:`FoundClaimed` (a find of a secret card, see below), :class:`RewardRevealed`;
 * **consequences** — what the rules conclude from an action:
   :class:`TreasureFound`, :class:`PhaseChanged`, :class:`GameOver`. They are
   recorded so a log reads like the game, but :func:`apply` accepts one only
@@ -20,6 +20,12 @@ action). Every rule violation raises :class:`~companion.errors.IllegalPushError`
 carrying a short ``reason`` (``"reverse"``, ``"not your turn"``, ...); the
 ``check_*`` methods return the same reason without raising, for the referee,
 which filters candidate pushes and moves inferred from vision.
+
+Cards are known (dealt by the companion, or entered) or :data:`~companion.rules.SECRET`
+(held on the table): a known card is found automatically when a move ends on
+its tile; for a secret card the player who just moved claims the find (the
+``found`` button) and the engine names the treasure from the tile under the
+pawn, after checking the claim can be right.
 
 Events serialise to one JSON object each (``to_json`` / :func:`event_from_json`
 round-trip); pushes and moves use the FORMATS.md §6 shapes.
@@ -48,7 +54,7 @@ from companion.board import (
     same_shape,
 )
 from companion.errors import CompanionError, IllegalMoveError, IllegalPushError, UsageError
-from companion.rules import GameConfig, Hand, Phase, Variant
+from companion.rules import SECRET, GameConfig, Hand, Phase, Variant
 
 # --------------------------------------------------------------------------- events
 
@@ -202,6 +208,21 @@ class RewardRevealed(Event):
 
 
 @dataclass(frozen=True)
+class FoundClaimed(Event):
+    """The last mover says their move ended on their (secret) card; the tile under the pawn names it."""
+
+    kind: ClassVar[str] = "found"
+    player: Color
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.kind, "player": str(self.player)}
+
+    @classmethod
+    def _from_json(cls, data: Mapping[str, Any]) -> FoundClaimed:
+        return cls(_color(data))
+
+
+@dataclass(frozen=True)
 class TreasureFound(Event):
     """Consequence: the move ended on the tile of a treasure the player was looking for."""
 
@@ -264,7 +285,8 @@ class GameOver(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
-    for cls in (GameStarted, TargetChosen, Push, Move, RewardRevealed, TreasureFound, PhaseChanged, GameOver)
+    for cls in (GameStarted, TargetChosen, Push, Move, FoundClaimed, RewardRevealed, TreasureFound, PhaseChanged,
+                GameOver)
 }
 
 
@@ -354,15 +376,15 @@ class GameState:
         return None
 
     def wanted(self, color: Color) -> tuple[str, ...]:
-        """The treasures whose tile would count for ``color`` at the end of a move now."""
+        """The treasures whose tile would count for ``color`` at the end of a move now (secret cards excluded)."""
         p = self.player(color)
         if not self.phase.playing or not p.cards:
             return ()
         if self.phase is Phase.NIGHT:
-            return p.cards
+            return tuple(c for c in p.cards if c != SECRET)
         if self.variant is Variant.KIDS:
             return (p.target,) if p.target else ()
-        return p.cards[:1]
+        return p.cards[:1] if p.cards[0] != SECRET else ()
 
     def public_targets(self, color: Color) -> list[Square]:
         """Target squares that may be lit: kids cards are open, glow night tokens face up; classic cards are secret."""
@@ -441,6 +463,27 @@ class GameState:
             return "unreachable"
         return None
 
+    def check_claim(self, player: Color) -> str | None:
+        """May ``player`` claim a find now: they moved last, hold a secret card that could count, on a treasure?"""
+        act = self.settling
+        if not self.phase.playing or not isinstance(act, Move) or act.player is not player:
+            return "no claim now"
+        if next_consequence(self) is not None:
+            return "unsettled"
+        p = self.player(player)
+        if not p.cards:
+            return "no cards"
+        if SECRET not in (p.cards if self.phase is Phase.NIGHT else p.cards[:1]):
+            return "cards known"
+        treasure = self.treasure_at(act.to)
+        if treasure is None:
+            return "no treasure"
+        if any(treasure in q.found or treasure in q.found_night for q in self.players):
+            return "already found"
+        if any(treasure in q.cards or treasure in q.night for q in self.players):
+            return "not your card"
+        return None
+
     def check_reward(self, value: int, player: Color | None = None) -> str | None:
         if self.phase is not Phase.REWARD or self.reward is not None:
             return "no reward now"
@@ -474,7 +517,9 @@ def _start(event: GameStarted) -> GameState:
         raise InvalidStateError("start: hands must be listed for the seated players, in seating order")
     players = []
     for hand in event.hands:
-        missing = [t for t in hand.cards + hand.night if t not in named]
+        if SECRET in hand.cards + hand.night and config.variant is Variant.KIDS:
+            raise InvalidStateError(f"start: kids cards are open, {hand.color}'s must be named")
+        missing = [t for t in hand.cards + hand.night if t not in named and t != SECRET]
         if missing:
             raise InvalidStateError(f"start: {hand.color}'s cards {missing!r} are on no tile")
         home = rules.home_square(config, hand.color)
@@ -498,6 +543,8 @@ def _action_error(event: Event, reason: str, state: GameState) -> CompanionError
         cls, what = IllegalMoveError, f"move by {event.player} from {list(event.frm)} to {list(event.to)}"
     elif isinstance(event, TargetChosen):
         cls, what = UsageError, f"target {event.treasure!r} for {event.player}"
+    elif isinstance(event, FoundClaimed):
+        cls, what = UsageError, f"found claimed by {event.player}"
     else:
         cls, what = UsageError, f"{event.kind} event {event.to_json()}"
     detail = {
@@ -516,6 +563,11 @@ def _action_error(event: Event, reason: str, state: GameState) -> CompanionError
         "wrong start": f"the pawn stands on {list(state.board.pawns.get(state.current, ()))}",
         "not kids": f"targets are chosen in the kids variant, this game is {state.variant}",
         "no reward now": "no reward token is due",
+        "no claim now": "a find is claimed by the player who just moved, before the next push",
+        "cards known": "the companion knows this card and decides itself",
+        "no treasure": "the tile under the pawn carries no treasure",
+        "already found": "that treasure was found already",
+        "no cards": "every card is found already",
         "unknown value": f"reward tokens are worth {list(state.config.rewards)}",
     }.get(reason, reason)
     err = cls(f"illegal {what}: {reason} — {detail} [{state.summary()}]")
@@ -556,6 +608,8 @@ def apply(state: GameState | None, event: Event) -> GameState:
                        current=rules.next_player(state.config, event.player), settling=event)  # fmt: skip
     if isinstance(event, RewardRevealed):
         return replace(state, reward=event.value, settling=event)
+    if isinstance(event, FoundClaimed):
+        return replace(state, settling=event)
     raise InvalidStateError(f"cannot apply {type(event).__name__}")
 
 
@@ -571,6 +625,8 @@ def _check_action(state: GameState, event: Event) -> str | None:
         return reason
     if isinstance(event, RewardRevealed):
         return state.check_reward(event.value, event.player)
+    if isinstance(event, FoundClaimed):
+        return state.check_claim(event.player)
     return None
 
 
@@ -579,6 +635,13 @@ def next_consequence(state: GameState) -> Event | None:
     act = state.settling
     if isinstance(act, RewardRevealed):
         return None if state.is_over else _game_over(state, state.current)
+    if isinstance(act, FoundClaimed):
+        p = state.player(act.player)
+        square = state.board.pawns[act.player]
+        treasure = state.treasure_at(square)
+        if treasure is None or treasure in p.found or treasure in p.found_night:
+            return None
+        return TreasureFound(p.color, treasure, square, len(p.cards) - 1)
     if not isinstance(act, Move) or not state.phase.playing:
         return None
     p = state.player(act.player)
@@ -607,7 +670,8 @@ def _game_over(state: GameState, finisher: Color) -> GameOver:
 def _apply_consequence(state: GameState, event: Event) -> GameState:
     if isinstance(event, TreasureFound):
         p = state.player(event.player)
-        cards = tuple(c for c in p.cards if c != event.treasure)
+        k = p.cards.index(event.treasure if event.treasure in p.cards else SECRET)
+        cards = p.cards[:k] + p.cards[k + 1 :]
         if state.phase is Phase.NIGHT:
             p = replace(p, cards=cards, found_night=(*p.found_night, event.treasure))
         else:
@@ -654,12 +718,14 @@ def new_game_event(
     board: Board | None = None,
     treasures: Mapping[Square | str, str] | Sequence[str | None] | None = None,
     hands: Sequence[Hand] | None = None,
+    secret: bool = False,
 ) -> GameStarted:
     """The start event of a new game: a random setup, or a given ``board`` with its ``treasures``.
 
     ``treasures`` maps squares (and ``"spare"``) to names, or is the 50-slot
     layout. Without ``hands`` the edition's deck is dealt with ``rng``
-    (every card must then lie on some tile).
+    (every card must then lie on some tile); ``secret`` deals :data:`~companion.rules.SECRET`
+    cards instead, for a game played with the physical cards (finds are claimed).
     """
     if board is None:
         board, layout = random_setup(rng, config.edition, config.players)
@@ -669,7 +735,7 @@ def new_game_event(
         if missing:
             board = board.with_pawns({**board.pawns, **{c: rules.home_square(config, c) for c in missing}})
     if hands is None:
-        hands = rules.deal(config, config.edition_profile.treasures, rng)
+        hands = rules.secret_hands(config) if secret else rules.deal(config, config.edition_profile.treasures, rng)
     return GameStarted(config, board, tuple(layout), tuple(hands))
 
 
@@ -773,6 +839,12 @@ class Game:
         square = parse_square(to if isinstance(to, str) else list(to))
         frm = self.state.board.pawns.get(color, square)
         return self._play(Move(color, frm, square))
+
+    def claim_found(self, player: Color | None = None) -> list[Event]:
+        """Secret cards: the player who just moved (default) found their card on the tile under their pawn."""
+        act = self.state.settling
+        color = player or (act.player if isinstance(act, Move) else self.state.current)
+        return self._play(FoundClaimed(color))
 
     def reveal_reward(
         self, value: int | None = None, rng: random.Random | None = None, player: Color | None = None

@@ -36,6 +36,9 @@ from companion.board import EDITIONS, SIZE, Board, Color, Direction, Edition, Sq
 from companion.errors import UsageError
 
 DECK_SIZE = 24
+#: A card the companion cannot see (held secretly on the table): the player says when they found it,
+#: and the engine names the treasure from the tile under their pawn.
+SECRET = "?"
 DEFAULT_REWARDS: tuple[int, ...] = (1, 3, 5)
 DAY_POINTS = 1
 NIGHT_POINTS = 2
@@ -217,6 +220,18 @@ def deal(config: GameConfig, deck: Sequence[str], rng: random.Random) -> tuple[H
         theirs = cards[n * day + k * night : n * day + (k + 1) * night]
         hands.append(Hand(color, tuple(mine), tuple(theirs)))
     return tuple(hands)
+
+
+def secret_hands(config: GameConfig) -> tuple[Hand, ...]:
+    """Hands of :data:`SECRET` cards, for a deal made with the physical cards (classic and glow only).
+
+    The engine then knows how many cards each player holds, never which: a find is
+    claimed by the player (the "found" button) and checked against the tile.
+    """
+    if config.variant is Variant.KIDS:
+        raise UsageError("kids cards are open: enter them (a secret deal is for classic and glow)")
+    day, night = hand_sizes(config.variant, len(config.players))
+    return tuple(Hand(color, (SECRET,) * day, (SECRET,) * night) for color in config.players)
 
 
 # --------------------------------------------------------------------------- turn order, phases, finish

@@ -119,6 +119,8 @@ def _act(game: Game, words: list[str]) -> list:
         return game.move(args[0], player=color)
     if verb == "target":
         return game.choose_target(" ".join(args), player=color)
+    if verb == "found":
+        return game.claim_found(player=color)
     if verb == "reward":
         return game.reveal_reward(int(args[0]), player=color)
     raise AssertionError(f"unknown action {words}")
@@ -292,3 +294,24 @@ def test_treasure_counts_only_at_the_end_of_a_move_on_the_top_card() -> None:
                 assert found[0].treasure == top[0] and found[0].square == move.to
             elif top:
                 assert game.state.treasure_at(move.to) != top[0]
+
+
+def test_claims_are_for_secret_cards_only() -> None:
+    game = _two_player_game()
+    game.push(game.state.legal_pushes()[0])
+    game.move(game.state.board.pawns[Color.RED])
+    with pytest.raises(CompanionError) as info:
+        game.claim_found(Color.RED)
+    assert info.value.reason == "cards known"
+    assert game.state.check_claim(Color.YELLOW) == "no claim now"
+
+
+@pytest.mark.parametrize(("variant", "players", "each"), [("classic", 3, 8), ("glow", 4, 3)])
+def test_a_secret_deal_knows_only_the_counts(variant: str, players: int, each: int) -> None:
+    game = Game.new(GameConfig.make(variant, players), random.Random(1), secret=True)
+    for p in game.state.players:
+        assert p.cards == ("?",) * each
+        assert game.state.wanted(p.color) == () and game.state.public_targets(p.color) == []
+    assert event_from_json(json.loads(json.dumps(game.events[0].to_json()))) == game.events[0]
+    with pytest.raises(CompanionError, match="open"):
+        Game.new(GameConfig.make("kids", 2), random.Random(1), secret=True)
