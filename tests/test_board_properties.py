@@ -33,7 +33,8 @@ def _shape(tile: Tile) -> int:
     return min(tile.rotations())
 
 
-PROPERTY = settings(max_examples=150, deadline=None)
+# Derandomized: the same examples on every run (seeded, like every test here).
+PROPERTY = settings(max_examples=150, deadline=None, derandomize=True)
 
 
 @PROPERTY
