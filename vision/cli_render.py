@@ -22,7 +22,7 @@ from vision.render import LIGHTINGS, LOOKS, random_scene
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"1280x960"`` -> ``(1280, 960)``; a clear error for anything else."""
-    parts = text.lower().replace("×", "x").split("x")
+    parts = text.lower().split("x")
     try:
         w, h = (int(p) for p in parts)
     except ValueError:

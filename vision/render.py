@@ -47,9 +47,10 @@ from companion.board import (
 from vision import render_board as rb
 from vision.render_art import TileArt, treasure_index
 from vision.render_camera import Camera, CoarseGrid, plane_maps, random_camera, sensor
-from vision.render_light import Lighting, light_field, random_lighting
+from vision.render_hands import draw_hands
+from vision.render_light import Lighting, glare_field, led_field, light_field, random_lighting
 from vision.render_looks import LOOKS, Style, jitter_color, make_style
-from vision.render_objects import PAWN_COLORS, Pawn, draw_hands, draw_pawns, pawn_positions, pawn_shadow
+from vision.render_objects import PAWN_COLORS, PAWN_KINDS, Pawn, draw_pawns, pawn_positions, pawn_shadow
 
 __all__ = ["LIGHTINGS", "LOOKS", "RenderResult", "random_board", "random_scene", "render_photo", "render_scene"]
 
@@ -214,10 +215,11 @@ def render_scene(
             pic = int(r_layout.integers(0, 24)) if face_up and k == n - 1 else None
             rb.draw_card(canvas, style, r_layout, (cx + 0.015 * k, cy - 0.02 * k), ang + r_layout.normal(0, 0.03), pic)
 
-    pawn_size = r_pawn.uniform(0.88, 1.12)
+    pawn_size = r_pawn.uniform(0.9, 1.15)
+    pawn_kind = str(r_pawn.choice(PAWN_KINDS, p=[0.4, 0.45, 0.15]))
     squares = {str(c): sq for c, sq in board.pawns.items()}
     spots = pawn_positions(squares, r_pawn)
-    pawns = [Pawn(c, x, y, jitter_color(r_pawn, PAWN_COLORS[c], hue=0.015, sat=0.12, val=0.12), pawn_size)
+    pawns = [Pawn(c, x, y, jitter_color(r_pawn, PAWN_COLORS[c], hue=0.015, sat=0.12, val=0.12), pawn_size, pawn_kind)
              for c, (x, y) in spots.items()]  # fmt: skip
     rb.cast_shadows(canvas, [pawn_shadow(p, lt.light_dir) for p in pawns], 0.04, 0.5)
 
@@ -234,10 +236,22 @@ def render_scene(
 
     # ---- light and sensor
     light = grid.upsample(light_field(lt, world, grid.u, grid.v, width, height))
+    leds = led_field(lt, world)
+    if leds is not None:
+        spill = grid.upsample(leds)
+        if hand_mask is not None:  # the LED pools lie on the table, not on the hands above it
+            spill *= (1.0 - 0.85 * hand_mask.astype(np.float32) / 255.0)[:, :, None]
+        light += spill
     photo = img[:, :, :3].astype(np.float32)
     photo *= light
     if night:
         photo += img[:, :, 3:4].astype(np.float32) * (np.array(lt.glow, np.float32) / 255.0)
+    glare = glare_field(lt, world)
+    if glare is not None:
+        sheen = grid.upsample(glare)
+        if hand_mask is not None:
+            sheen *= 1.0 - hand_mask.astype(np.float32) / 255.0
+        photo += sheen[:, :, None]
     px_scale = width / 1640.0
     noise_k = float(options.get("noise", 1.0))
     blur_k = float(options.get("blur", 1.0))
@@ -248,7 +262,8 @@ def render_scene(
     motion = (r_sensor.uniform(1.5, 5.0) * px_scale, r_sensor.uniform(0, 180)) if r_sensor.random() < 0.15 else None
     quality = options.get("jpeg_quality", int(r_sensor.integers(70, 94)))
     out = sensor(photo, r_sensor, blur_sigma=blur * blur_k * px_scale, noise_sigma=noise * noise_k,
-                 chroma_noise=chroma * noise_k, jpeg_quality=quality, motion=motion)  # fmt: skip
+                 chroma_noise=chroma * noise_k, jpeg_quality=quality, motion=motion,
+                 sharpen=r_sensor.uniform(0.3, 1.0) if r_sensor.random() < 0.4 else 0.0)  # fmt: skip
 
     corners = cam.project_plane(np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], dtype=np.float64))
     label: dict[str, Any] = {

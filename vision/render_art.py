@@ -56,18 +56,34 @@ def _shade(rng: np.random.Generator, color: BGR, spread: float) -> tuple[float, 
     return tuple(float(min(c * k, 255)) for c in color)  # type: ignore[return-value]
 
 
+def stone_cells(rng: np.random.Generator, size: int, cell: float, base: BGR, mortar: BGR,
+                spread: float = 0.15) -> np.ndarray:
+    """Irregular stones (Voronoi cells around random seeds) with rounded, shaded edges and mortar joints."""
+    n = max(4, int((size / max(cell, 2.0)) ** 2))
+    seeds = np.ones((size, size), np.uint8)
+    pts = rng.integers(0, size, (n, 2))
+    seeds[pts[:, 1], pts[:, 0]] = 0
+    _, labels = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
+    edge = np.zeros((size, size), np.uint8)
+    edge[:, :-1] |= (labels[:, :-1] != labels[:, 1:]).astype(np.uint8)
+    edge[:-1, :] |= (labels[:-1, :] != labels[1:, :]).astype(np.uint8)
+    joint = max(1, int(cell * 0.08))
+    edge = cv2.dilate(edge, np.ones((joint, joint), np.uint8))
+    inside = cv2.distanceTransform(1 - edge, cv2.DIST_L2, 3)
+    bevel = np.clip(inside / max(cell * 0.18, 1.0), 0, 1)
+    tone = rng.uniform(1 - spread, 1 + spread, labels.max() + 1).astype(np.float32)[labels]
+    stones = np.array(base, np.float32) * (tone * (0.72 + 0.28 * bevel))[:, :, None]
+    gaps = np.broadcast_to(np.array(mortar, np.float32), stones.shape)
+    return np.where(edge[:, :, None] > 0, gaps, stones).astype(np.float32)
+
+
 def wall_sheet(style: Style, rng: np.random.Generator, size: int, tile_px: int) -> np.ndarray:
     """A float32 BGR texture of wall material, ``size`` pixels square."""
     kind = style.wall_texture
     t = float(tile_px)
     if kind == "stones":
-        img = np.zeros((size, size, 3), np.float32)
-        img[:] = style.wall_accent
-        for _ in range(int(90 * (size / t) ** 2 / 4)):
-            c = (int(rng.uniform(0, size)), int(rng.uniform(0, size)))
-            axes = (max(2, int(rng.uniform(0.07, 0.16) * t)), max(2, int(rng.uniform(0.05, 0.12) * t)))
-            cv2.ellipse(img, c, axes, rng.uniform(0, 180), 0, 360, _shade(rng, style.wall, 0.12), -1, cv2.LINE_AA)
-        img *= (0.85 + 0.3 * fbm(rng, size, size, size / t * 6))[:, :, None]
+        img = stone_cells(rng, size, t * rng.uniform(0.16, 0.26), style.wall, style.wall_accent)
+        img *= (0.88 + 0.24 * fbm(rng, size, size, size / t * 6))[:, :, None]
     elif kind == "bricks":
         img = np.zeros((size, size, 3), np.float32)
         img[:] = style.wall_accent
@@ -105,7 +121,8 @@ def wall_sheet(style: Style, rng: np.random.Generator, size: int, tile_px: int) 
         img *= (0.94 + 0.1 * streak)[:, :, None]
     else:  # rock
         n = fbm(rng, size, size, size / t * 3, octaves=4)
-        img = _mix(style.wall_accent, style.wall, np.clip(n * 1.4 - 0.2, 0, 1))
+        img = stone_cells(rng, size, t * rng.uniform(0.3, 0.5), style.wall, style.wall_accent, spread=0.25)
+        img *= (0.75 + 0.5 * n)[:, :, None]
         for _ in range(int(10 * (size / t) ** 2 / 4)):
             pts = np.cumsum(rng.normal(0, 0.06 * t, (5, 2)), axis=0) + rng.uniform(0, size, 2)
             cv2.polylines(img, [pts.astype(np.int32)], False, _shade(rng, style.wall_accent, 0.2), 1, cv2.LINE_AA)
@@ -130,13 +147,8 @@ def corridor_sheet(style: Style, rng: np.random.Generator, size: int, tile_px: i
     elif kind == "sand":
         base *= (0.9 + 0.2 * fbm(rng, size, size, size / t * 10, octaves=2))[:, :, None]
     elif kind == "flagstones":
-        step = max(4, int(t * rng.uniform(0.16, 0.24)))
-        for y in range(0, size, step):
-            cv2.line(base, (0, y), (size, y), style.corridor_accent, 1, cv2.LINE_AA)
-            off = int(rng.uniform(0, step))
-            for x in range(off, size, step):
-                cv2.line(base, (x, y), (x, y + step), style.corridor_accent, 1, cv2.LINE_AA)
-        base *= (0.92 + 0.16 * fbm(rng, size, size, size / t * 6))[:, :, None]
+        cells = stone_cells(rng, size, t * rng.uniform(0.2, 0.3), style.corridor, style.corridor_accent, 0.08)
+        base = cells * (0.92 + 0.16 * fbm(rng, size, size, size / t * 6))[:, :, None]
     else:  # smooth
         base *= (0.97 + 0.06 * fbm(rng, size, size, size / t * 5))[:, :, None]
     return base
@@ -299,7 +311,7 @@ class TileArt:
         size = 2 * self.px
         self.walls = wall_sheet(self.style, self.rng, size, self.px)
         self.floors = corridor_sheet(self.style, self.rng, size, self.px)
-        self._masks: dict[int, np.ndarray] = {}
+        self._masks: dict[int, tuple] = {}
 
     def _crop(self, sheet: np.ndarray) -> np.ndarray:
         p = self.px
@@ -309,8 +321,26 @@ class TileArt:
         return np.rot90(crop, k)
 
     def mask(self, openings: int) -> np.ndarray:
+        return self._layers(openings)[0]
+
+    def _layers(self, openings: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
+        """Per-shape layers, computed once a scene: mask, floor shading, outline weight, glow paint."""
         if openings not in self._masks:
-            self._masks[openings] = corridor_mask(openings, self.px, self.style.corridor_width, self.style.rounded)
+            st, p = self.style, self.px
+            m = corridor_mask(openings, p, st.corridor_width, st.rounded)
+            # printed relief: walls shade the corridor beside them, more on the side away from the light
+            lx, ly = self.light_dir
+            shift = np.float32([[1, 0, lx * p * 0.05], [0, 1, ly * p * 0.05]])
+            walls = cv2.warpAffine(1.0 - m, shift, (p, p), borderMode=cv2.BORDER_REPLICATE)
+            shade = cv2.GaussianBlur(walls, (0, 0), p * 0.05)
+            floor_k = (1.0 - st.wall_shade * shade)[:, :, None]
+            edge = None
+            if st.outline is not None:
+                w = max(1, round(st.outline_width * p))
+                e = cv2.morphologyEx((m > 0.5).astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((w + 1, w + 1), np.uint8))
+                edge = cv2.GaussianBlur(e.astype(np.float32), (3, 3), 0.7)[:, :, None]
+            glow = (1.0 - m) * (st.glow_walls * 255.0)
+            self._masks[openings] = (m[:, :, None], floor_k, edge, glow)
         return self._masks[openings]
 
     def face(
@@ -321,21 +351,17 @@ class TileArt:
     ) -> np.ndarray:
         """A 4-channel uint8 tile face (BGR + glow), north up."""
         st, p = self.style, self.px
-        m = self.mask(openings)
+        m, floor_k, edge, glow = self._layers(openings)
         wall = self._crop(self.walls)
-        floor = self._crop(self.floors)
-        if st.wall_shade > 0:
-            shade = cv2.GaussianBlur(1.0 - m, (0, 0), p * 0.05)
-            floor = floor * (1.0 - st.wall_shade * shade)[:, :, None]
-        rgb = wall + (floor - wall) * m[:, :, None]
-        if st.outline is not None:
-            w = max(1, round(st.outline_width * p))
-            edge = cv2.morphologyEx((m > 0.5).astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((w + 1, w + 1), np.uint8))
-            edge = cv2.GaussianBlur(edge.astype(np.float32), (3, 3), 0.7)
-            rgb += (np.array(st.outline, np.float32) - rgb) * edge[:, :, None]
+        floor = self._crop(self.floors) * floor_k
+        patch = np.empty((p, p, 4), np.float32)
+        rgb = patch[:, :, :3]
+        np.multiply(floor - wall, m, out=rgb)
+        rgb += wall
+        if edge is not None:
+            rgb += (np.array(st.outline, np.float32) - rgb) * edge
         rgb *= float(self.rng.uniform(0.95, 1.05))
-        glow = (1.0 - m) * (st.glow_walls * 255.0)
-        patch = np.dstack([rgb, glow]).astype(np.float32)
+        patch[:, :, 3] = glow
         c = (p - 1) / 2.0
         if ring is not None:
             rr = round(p * st.corridor_width * 0.42)

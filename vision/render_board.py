@@ -83,12 +83,20 @@ def draw_table(canvas: Canvas, style: Style, rng: np.random.Generator) -> None:
         a = rng.uniform(0, math.pi)
         along = wx * math.cos(a) + wy * math.sin(a)
         across = -wx * math.sin(a) + wy * math.cos(a)
-        period = rng.uniform(0.15, 0.35)
-        grain = 0.5 + 0.5 * np.sin(across / period * 2 * math.pi + n * 6.0 + 0.3 * along)
-        t = np.clip(grain * 0.7 + n * 0.3, 0, 1)
+        # grain: bands of irregular width running along the planks, with fine streaks
+        lo = float(across.min()) - 1.0
+        span = float(across.max()) - lo + 2.0
+        bands = rng.random(int(span / 0.05) + 2).astype(np.float32)
+        bands = np.convolve(bands, np.ones(3, np.float32) / 3, mode="same")
+        pos = (across - lo + 0.15 * n) / 0.05
+        grain = np.interp(pos.ravel(), np.arange(len(bands)), bands).reshape(pos.shape)
+        streaks = rng.random(int(span / 0.012) + 2).astype(np.float32)
+        fine = np.interp(((across - lo) / 0.012).ravel(), np.arange(len(streaks)), streaks).reshape(pos.shape)
+        t = np.clip(0.55 * grain + 0.2 * fine + 0.25 * n, 0, 1)
         plank = rng.uniform(1.8, 3.5)
-        gap = np.abs(((across / plank) % 1.0) - 0.5) > 0.49
-        t = np.where(gap, 1.3, t)
+        gap = np.abs(((across / plank) % 1.0) - 0.5) > 0.494
+        t = np.where(gap, 1.4, t)
+        del along
     elif style.table_texture == "cloth":
         t = n * 0.5
     else:
@@ -96,8 +104,8 @@ def draw_table(canvas: Canvas, style: Style, rng: np.random.Generator) -> None:
     ca = np.array(style.table, np.float32)
     cb = np.array(style.table_accent, np.float32)
     low = ca + (cb - ca) * t[:, :, None]
-    low = np.clip(low, 0, 255)
-    canvas.img[:, :, :3] = cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.uint8)
+    low = np.clip(low, 0, 255).astype(np.uint8)
+    canvas.img[:, :, :3] = cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR)
     canvas.img[:, :, 3] = 0
 
 
@@ -123,12 +131,17 @@ def cast_shadows(
     ys, xs = np.nonzero(small > 0.01)
     if len(xs) == 0:
         return
-    # only touch the shadowed region at full resolution
-    x0, x1 = int(xs.min()) * q, min(w, (int(xs.max()) + 2) * q)
-    y0, y1 = int(ys.min()) * q, min(h, (int(ys.max()) + 2) * q)
-    full = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+    # only the shadowed region is brought to full resolution
+    sx0, sx1 = max(0, int(xs.min()) - 1), min(small.shape[1], int(xs.max()) + 2)
+    sy0, sy1 = max(0, int(ys.min()) - 1), min(small.shape[0], int(ys.max()) + 2)
+    x0, x1 = round(sx0 / sx), min(w, round(sx1 / sx))
+    y0, y1 = round(sy0 / sy), min(h, round(sy1 / sy))
+    if x1 <= x0 or y1 <= y0:
+        return
+    piece = cv2.resize(small[sy0:sy1, sx0:sx1], (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
     roi = canvas.img[y0:y1, x0:x1, :3]
-    roi[:] = np.clip(roi.astype(np.float32) * (1.0 - strength * np.clip(full, 0, 1))[:, :, None], 0, 255)
+    keep = 1.0 - strength * np.clip(piece, 0, 1)
+    roi[:] = np.clip(roi.astype(np.float32) * keep[:, :, None], 0, 255)
 
 
 def draw_frame(canvas: Canvas, style: Style, rng: np.random.Generator, frame: float, gap: float) -> None:

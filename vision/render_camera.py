@@ -250,6 +250,26 @@ def plane_maps(
 
 # --------------------------------------------------------------------------- sensor
 
+_POOL_SIZE = 1 << 23
+_pool: np.ndarray | None = None
+
+
+def _noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Standard normal float32 noise of ``shape``, cut from a fixed pool at a seeded offset.
+
+    Drawing millions of normals per frame is the slowest step of a render; a
+    window of a fixed pool (itself seeded) is just as random to a reader and
+    keeps the frame deterministic in the scene seed.
+    """
+    global _pool
+    if _pool is None:
+        _pool = np.random.default_rng(20240229).standard_normal(_POOL_SIZE, dtype=np.float32)
+    n = int(np.prod(shape))
+    if n > _POOL_SIZE // 2:
+        return rng.standard_normal(shape, dtype=np.float32)
+    start = int(rng.integers(0, _POOL_SIZE - n))
+    return _pool[start : start + n].reshape(shape)
+
 
 def sensor(
     image: np.ndarray,
@@ -260,8 +280,12 @@ def sensor(
     chroma_noise: float,
     jpeg_quality: int | None,
     motion: tuple[float, float] | None = None,
+    sharpen: float = 0.0,
 ) -> np.ndarray:
-    """Optics and sensor on a float32 BGR image (0..255): blur, noise, 8-bit, JPEG round trip."""
+    """Optics and sensor on a float32 BGR image (0..255): blur, noise, 8-bit, JPEG round trip.
+
+    ``image`` may be modified in place.
+    """
     if motion is not None and motion[0] >= 1.5:
         length, angle = motion
         k = math.ceil(length) | 1
@@ -273,14 +297,17 @@ def sensor(
         image = cv2.filter2D(image, -1, kernel)
     if blur_sigma > 0.25:
         image = cv2.GaussianBlur(image, (0, 0), blur_sigma)
+    if sharpen > 0:
+        # the camera's own sharpening: unsharp mask with its faint halos
+        soft = cv2.GaussianBlur(image, (0, 0), 1.5)
+        image = cv2.addWeighted(image, 1.0 + sharpen, soft, -sharpen, 0)
     h, w = image.shape[:2]
     if noise_sigma > 0:
         # luminance noise at full resolution, colour noise at half (demosaicing smears it)
-        luma = rng.standard_normal((h, w), dtype=np.float32) * noise_sigma
-        image = image + luma[:, :, None]
+        image += _noise(rng, (h, w)).reshape(h, w, 1) * noise_sigma
         if chroma_noise > 0:
-            small = rng.standard_normal(((h + 1) // 2, (w + 1) // 2, 3), dtype=np.float32) * chroma_noise
-            image = image + cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+            small = _noise(rng, ((h + 1) // 2, (w + 1) // 2, 3)) * chroma_noise
+            image += cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     out = np.clip(image, 0, 255).astype(np.uint8)
     if jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])

@@ -52,6 +52,7 @@ class Lighting:
     shade: tuple[float, float, float, float, float] | None  # x, y, rx, ry (tile units), depth
     leds: list[LedSpot] = field(default_factory=list)
     glow: tuple[float, float, float] = (0.0, 0.0, 0.0)  # emission per unit of glow paint, BGR 0..255
+    glare: tuple[float, float, float, float] | None = None  # x, y (tile units), radius, strength: lamp on gloss
     light_dir: tuple[float, float] = (0.4, 0.3)  # shadow offset per unit height, on the table
 
 
@@ -62,7 +63,7 @@ def led_spots(rng: np.random.Generator, night: bool, count: int | None = None) -
     if count == 0:
         return []
     if night:
-        names = ["red", "amber"]
+        names = ["red", "red", "red", "amber"]
     else:
         names = ["red", "yellow", "green", "blue"] if rng.random() < 0.8 else list(LED_COLORS)
     color = LED_COLORS[str(rng.choice(names))]
@@ -102,8 +103,11 @@ def random_lighting(rng: np.random.Generator, night: bool, leds: int | None = No
     if rng.random() < 0.4:
         x, y = rng.uniform(-1, 8, 2)
         shade = (x, y, rng.uniform(1.5, 5), rng.uniform(1.5, 5), rng.uniform(0.15, 0.45))
+    glare = None
+    if rng.random() < 0.3:
+        glare = (rng.uniform(0, 7), rng.uniform(0, 7), rng.uniform(0.4, 1.5), rng.uniform(15, 70))
     return Lighting(
-        night=False, exposure=rng.uniform(0.78, 1.12), cast=cast,
+        night=False, exposure=rng.uniform(0.78, 1.12), cast=cast, glare=glare,
         gradient=(rng.uniform(0, 0.35), rng.uniform(0, 2 * math.pi), 0.0),
         spot=(rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.3, 0.9), rng.uniform(0, 0.3)),
         vignette=rng.uniform(0.05, 0.35), shade=shade, leds=led_spots(rng, False, leds), light_dir=light_dir,
@@ -111,7 +115,7 @@ def random_lighting(rng: np.random.Generator, night: bool, leds: int | None = No
 
 
 def light_field(lt: Lighting, world: np.ndarray, u: np.ndarray, v: np.ndarray, width: int, height: int) -> np.ndarray:
-    """The (ny, nx, 3) light multiplier on the coarse grid (``world`` = table coordinates there)."""
+    """The room's (ny, nx, 3) light multiplier on the coarse grid (``world`` = table coordinates there)."""
     fx = u / max(width - 1, 1)
     fy = v / max(height - 1, 1)
     amp, ang, _ = lt.gradient
@@ -125,9 +129,26 @@ def light_field(lt: Lighting, world: np.ndarray, u: np.ndarray, v: np.ndarray, w
         d = ((world[:, :, 0] - x) / rx) ** 2 + ((world[:, :, 1] - y) / ry) ** 2
         ramp = ramp * (1.0 - depth / (1.0 + np.exp((d - 1.0) * 4.0)))
     base = np.maximum(ramp, 0.02) * lt.exposure
-    out = base[:, :, None] * np.array(lt.cast, np.float32)
+    return (base[:, :, None] * np.array(lt.cast, np.float32)).astype(np.float32)
+
+
+def glare_field(lt: Lighting, world: np.ndarray) -> np.ndarray | None:
+    """A lamp's reflection on the glossy board (added light, 0..255 units), or None."""
+    if lt.glare is None:
+        return None
+    x, y, r, k = lt.glare
+    inside = (world[:, :, 0] > -0.3) & (world[:, :, 0] < 7.3) & (world[:, :, 1] > -0.3) & (world[:, :, 1] < 7.3)
+    d2 = (world[:, :, 0] - x) ** 2 + (world[:, :, 1] - y) ** 2
+    return (k * np.exp(-d2 / (2 * r * r)) * inside).astype(np.float32)
+
+
+def led_field(lt: Lighting, world: np.ndarray) -> np.ndarray | None:
+    """The LEDs' added light on the table (``(ny, nx, 3)`` on the coarse grid), or None when they are off."""
+    if not lt.leds:
+        return None
+    out = np.zeros((*world.shape[:2], 3), np.float32)
     for spot in lt.leds:
         d2 = (world[:, :, 0] - spot.x) ** 2 + (world[:, :, 1] - spot.y) ** 2
         pool = spot.strength * np.exp(-d2 / (2 * spot.radius**2))
-        out = out + pool[:, :, None] * np.array(spot.color, np.float32)
-    return out.astype(np.float32)
+        out += pool[:, :, None].astype(np.float32) * np.array(spot.color, np.float32)
+    return out
