@@ -570,7 +570,7 @@ def _action_error(event: Event, reason: str, state: GameState) -> CompanionError
         "no cards": "every card is found already",
         "unknown value": f"reward tokens are worth {list(state.config.rewards)}",
     }.get(reason, reason)
-    err = cls(f"illegal {what}: {reason} — {detail} [{state.summary()}]")
+    err: CompanionError = cls(f"illegal {what}: {reason} — {detail} [{state.summary()}]")
     err.reason = reason  # type: ignore[attr-defined]
     return err
 

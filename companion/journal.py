@@ -79,26 +79,28 @@ class Journal:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], readonly: bool = False) -> Journal:
-        """Open (creating unless ``readonly``) a journal; a directory means its ``game.jsonl``.
+        """Open (creating unless ``readonly``) a journal: a ``*.jsonl`` file, or a state directory's ``game.jsonl``.
 
         Reads every complete line; drops and reports a torn last line (truncating
         it away unless ``readonly``); raises :class:`JournalError` for a damaged
         line before the last.
         """
         path = Path(path)
-        if path.is_dir():
+        if path.is_dir() or path.suffix != ".jsonl":
             path = path / JOURNAL_NAME
         if not path.exists():
             if readonly:
                 raise JournalError(f"no journal at {path}")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
-            os.fsync(fd)
+            if not path.parent.is_dir():
+                path.parent.mkdir(parents=True)
+                _fsync_dir(path.parent.parent)
+            new = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+            os.fsync(new)
             _fsync_dir(path.parent)
-            return cls(path, [], None, fd)
+            return cls(path, [], None, new)
         data = path.read_bytes()
         records, keep, note = _parse(path, data)
-        fd = None
+        fd: int | None = None
         if not readonly:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND)
             if keep < len(data):

@@ -62,7 +62,7 @@ def plan_turn(state: GameState, rng: random.Random) -> Plan:
     goals = _goals(state, color)
     leave = state.variant is Variant.KIDS and state.config.leave_maze and not state.player(color).cards
     best: list[Plan] = []
-    best_key = (SIZE * 4, 0)
+    best_key: tuple[int, float] = (SIZE * 4, 0.0)
     for gate in board.legal_pushes():
         # where every goal lies once this push is made (a tile on the spare enters at the gate)
         moved = {name: (gate.entry if sq is None else push_square(sq, gate)) for name, sq in goals.items()}

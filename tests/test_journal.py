@@ -167,7 +167,8 @@ def test_every_append_is_fsynced_and_a_new_file_fsyncs_its_directory(tmp_path: P
 
     monkeypatch.setattr(os, "fsync", spy)
     with Journal.open(tmp_path / "state") as journal:
-        assert synced == ["file", "dir"]
+        assert journal.path == tmp_path / "state" / JOURNAL_NAME
+        assert synced == ["dir", "file", "dir"]  # the new state directory, the file, its directory entry
         synced.clear()
         game = Game.new(GameConfig.make("classic", 2), random.Random(1), listener=journal.record)
         game.push(game.state.legal_pushes()[0])
