@@ -19,6 +19,7 @@ to the simulator.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import logging
 import math
@@ -272,7 +273,12 @@ class PioStrip(LedStrip):
             finally:
                 os.close(fd)
         except OSError as exc:
-            hint = " (is the user in the 'gpio' group / is the udev rule installed?)" if exc.errno == 13 else ""
+            hints = {
+                errno.EACCES: " (is the user in the 'gpio' group and the udev rule installed?)",
+                errno.EFBIG: f" (the overlay's num_leds is smaller than the layout's {self.count} LEDs)",
+                errno.ENOSPC: f" (the overlay's num_leds is smaller than the layout's {self.count} LEDs)",
+            }
+            hint = hints.get(exc.errno or 0, "")
             raise LedError(f"cannot write to {self.path}: {exc.strerror}{hint}") from None
         if written != len(data):
             raise LedError(f"short write to {self.path}: {written} of {len(data)} bytes")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import types
 import warnings
 from pathlib import Path
@@ -80,6 +82,21 @@ def test_pio_no_warning_on_new_kernel(tmp_path: Path) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         PioStrip(1, path=device(tmp_path), kernel_release="6.18.1")
+
+
+@pytest.mark.parametrize(
+    ("code", "hint"), [(errno.EACCES, "gpio' group"), (errno.EFBIG, "num_leds is smaller"), (errno.EIO, "")]
+)
+def test_pio_write_errors_are_explained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, hint: str) -> None:
+    strip = PioStrip(2, path=device(tmp_path), passthrough=True)
+
+    def refuse(*args: object, **kwargs: object) -> int:
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr("hardware.leds.os.write", refuse)
+    with pytest.raises(LedError, match="cannot write to") as info:
+        strip.show([(1, 2, 3)] * 2)
+    assert hint in str(info.value)
 
 
 def test_pio_missing_device_is_a_clear_error(tmp_path: Path) -> None:
