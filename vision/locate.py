@@ -264,7 +264,7 @@ def _rotation(theta: float, shape: tuple[int, int]) -> tuple[np.ndarray, tuple[i
 
 
 def _blurred(lab: np.ndarray, pitch: float, cache: dict[int, np.ndarray]) -> np.ndarray:
-    size = max(1, round(0.15 * pitch)) | 1
+    size = max(1, round(0.15 * pitch))
     if size not in cache:
         cache[size] = cv2.blur(lab, (size, size)) if size > 1 else lab
     return cache[size]
@@ -290,10 +290,13 @@ def _coarse(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | N
             centre = _periodic_centre(gu, gv, pitch)
             if centre is None:
                 continue
-            quads = _window_candidates(centre - 3.5 * pitch, pitch) @ inv[:, :2].T + inv[:, 2]
+            # Phase and which 7x7 window of the periodic pattern: the fixed tiles decide.
+            steps = np.arange(-1.25, 1.2501, 0.25) * pitch
+            ox, oy = (a.ravel() for a in np.meshgrid(steps, steps))
+            origins = centre - 3.5 * pitch + np.stack([ox, oy], axis=1)
+            quads_rot = origins[:, None, :] + _BOARD_CORNERS[None] * pitch
+            quads = quads_rot @ inv[:, :2].T + inv[:, 2]
             blur = _blurred(lab, pitch, blurs)
-            scores = _separation(blur, quads)
-            quads = _window_shifts(quads[int(np.argmax(scores))], pitch)
             scores = _separation(blur, quads)
             i = int(np.argmax(scores))
             if best is None or scores[i] > best[0]:
@@ -302,33 +305,6 @@ def _coarse(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | N
         return None
     score, quad, pitch = best
     return _polish(_blurred(lab, pitch, blurs), quad, score, pitch)
-
-
-def _window_candidates(origin: np.ndarray, pitch: float) -> np.ndarray:
-    """Tile-area quads (rotated frame) near ``origin``: sub-tile shifts, small turns and scales.
-
-    The fixed-tile separation only rises within ~0.15 tile and ~3° of the
-    truth, so the periodic centre (good to a fraction of a tile) is searched
-    on a lattice finer than that.
-    """
-    shifts = np.arange(-0.3, 0.301, 0.1) * pitch
-    sx, sy = (a.ravel() for a in np.meshgrid(shifts, shifts))
-    base = (_BOARD_CORNERS - 3.5) * pitch
-    mids = origin + 3.5 * pitch + np.stack([sx, sy], axis=1)  # (49, 2)
-    quads = []
-    for angle in np.radians([-2.0, 0.0, 2.0]):
-        c, s = np.cos(angle), np.sin(angle)
-        rot = np.array([[c, -s], [s, c]])
-        for scale in (0.97, 1.0, 1.03):
-            quads.append(mids[:, None, :] + ((base * scale) @ rot.T)[None])
-    return np.concatenate(quads)
-
-
-def _window_shifts(quad: np.ndarray, pitch: float) -> np.ndarray:
-    """The quad and its neighbours one tile away along the board axes (which 7x7 window is the board)."""
-    ex, ey = (quad[1] - quad[0]) / 7.0, (quad[3] - quad[0]) / 7.0
-    out = [quad + dx * ex + dy * ey for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
-    return np.array(out)
 
 
 def _periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
@@ -431,28 +407,19 @@ def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int) -> np.ndarray:
 
 
 def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
-    """Sharpen the corners: fit homography + radial distortion to the centre lines of open corridor arms.
-
-    Every model is judged by the fixed tiles' separation in its own rectified
-    view and the best one is kept, so a frame that misleads the arm
-    measurements (a hand, LED spill at night) cannot walk the grid away.
-    """
+    """Sharpen the corners: fit homography + radial distortion to the centre lines of open corridor arms."""
     h, w = image.shape[:2]
     centre = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
     geo = _Geometry(quad_homography(corners, _BOARD_CORNERS), 0.0, centre, float(w))
     t, m = cfg.refine_tile_px, cfg.refine_tile_px // 2
-    best_sep, best_corners = -1.0, geo.corners()
-    last_sep, last_corners = -1.0, best_corners
-    previous = best_corners
-    for it in range(cfg.refine_iterations + 1):
+    separation = 0.0
+    current = geo.corners()
+    for it in range(cfg.refine_iterations):
         view = _sample(image, geo, t, m)
-        feats = tile_mod.edge_features(Rectified(view, t, m, np.eye(3), previous))
+        rect = Rectified(view, t, m, np.eye(3), current)
+        feats = tile_mod.edge_features(rect)
         model = tile_mod.learn(feats)
-        last_sep, last_corners = model.separation, geo.corners()
-        if last_sep > best_sep:
-            best_sep, best_corners = last_sep, last_corners
-        if it == cfg.refine_iterations:
-            break
+        separation = model.separation
         shapes, _ = tile_mod.decode(model.probabilities(feats))
         is_open = (shapes[..., None] & np.array([1, 2, 4, 8])) > 0  # (7, 7, 4)
         for (r, c), tile in FIXED_TILES.items():
@@ -466,16 +433,11 @@ def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[
             break
         geo = fitted
         new = geo.corners()
-        moved = float(np.abs(new - previous).max())
-        previous = new
-        if moved < 0.2 and it > 0:
-            last_corners = new  # converged: its separation is the one just measured
+        moved = float(np.abs(new - current).max())
+        current = new
+        if moved < 0.25 and it > 0:
             break
-    # Separation is flat near the truth (the arms are the precise part), so the
-    # latest fit stands unless it made the fixed tiles clearly worse.
-    if last_sep >= 0.85 * best_sep:
-        return last_corners, last_sep
-    return best_corners, best_sep
+    return current, separation
 
 
 def _arm_centres(
