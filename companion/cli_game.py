@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from companion.board import SIZE
+from companion.board import EDITIONS, SIZE
 from companion.errors import UsageError
 from companion.game import Game, GameState
 from companion.journal import JOURNAL_NAME, Journal
@@ -56,7 +56,9 @@ def _open_journal(state_dir: Path, out: TextIO) -> tuple[Journal, bool]:
         journal = Journal.open(path)
         if journal.note:
             print(f"# {journal.note}", file=sys.stderr)
-        if journal.records and not journal.game().is_over:
+        if not journal.records:  # created, then cut off before the start was written: use it
+            return journal, False
+        if not journal.game().is_over:
             return journal, True
         journal.close()
         k = 1
@@ -146,7 +148,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=1, help="random seed of the setup, deal and bots (default 1)")
     p.add_argument("--players", type=int, default=None, help="number of players, 2-4 (default 2)")
     p.add_argument("--variant", choices=[v.value for v in Variant], default="classic", help="rules (default classic)")
-    p.add_argument("--edition", default="classic", help="edition profile: classic, harry-potter, pokemon")
+    p.add_argument("--edition", choices=sorted(EDITIONS), default="classic", help="edition profile (default classic)")
     p.add_argument("--leave-maze", action="store_true", help="kids: finish by leaving the maze instead of going home")
     p.add_argument("--turns", type=int, default=None, help=f"stop after N turns (default {DEFAULT_MAX_TURNS})")
     p.add_argument("--delay", type=float, default=0.0, help="seconds to wait between turns (default 0)")

@@ -699,6 +699,11 @@ def fold(events: Iterable[Event]) -> GameState:
     return state
 
 
+def refusal_json(action: Push | Move, reason: str) -> dict[str, Any]:
+    """The FORMATS.md §6 line for a refused push or move: its event JSON with ``legal: false`` and the reason."""
+    return {**action.to_json(), "legal": False, "reason": reason}
+
+
 def undo_point(events: Sequence[Event]) -> int:
     """Index of the last action (after which come only its consequences): ``events[:i]`` is the undone list."""
     i = len(events) - 1

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion import cli
-from companion.board import Gate
+from companion.board import Gate, Tile
 from companion.cli_game import render, run_sim
 from companion.game import event_from_json, fold
 from companion.journal import JOURNAL_NAME, Journal
@@ -140,3 +140,38 @@ def test_every_event_of_a_whole_game_round_trips_through_json_text(variant: str)
     assert {"start", "push", "move", "treasure", "game_over"} <= kinds
     with pytest.raises(ValueError, match="expected a 'push' event"):
         Push.from_json(sim.game.events[-1].to_json())
+
+
+def test_a_game_cut_between_push_and_move_resumes_mid_turn(tmp_path: Path) -> None:
+    with Journal.open(tmp_path) as journal:
+        sim = SimulatedGame.new(GameConfig.make("kids", 2), 3, journal.record, max_turns=5)
+        for _ in sim.turns():
+            pass
+    path = tmp_path / JOURNAL_NAME
+    lines = path.read_bytes().splitlines(keepends=True)
+    last_push = max(i for i, line in enumerate(lines) if json.loads(line)["event"] == "push")
+    path.write_bytes(b"".join(lines[: last_push + 1]))
+    with Journal.open(tmp_path) as journal:
+        resumed = SimulatedGame(journal.game(), seed=3)
+        assert resumed.game.state.pushed
+        record = resumed.play_turn()
+        assert type(record.events[0]).__name__ == "Move"
+        assert not resumed.game.state.pushed
+
+
+def test_an_empty_journal_in_the_state_dir_is_used_for_the_new_game(capsys, tmp_path: Path) -> None:
+    (tmp_path / JOURNAL_NAME).write_bytes(b"")
+    code, out, _ = _run(capsys, "--sim", "--json", "--seed", "2", "--state-dir", str(tmp_path))
+    assert code == 0 and not (tmp_path / "game-1.jsonl").exists()
+    assert json.loads(out.splitlines()[0])["event"] == "start"
+
+
+def test_refusals_print_in_the_formats_shape() -> None:
+    from companion.board import Color
+    from companion.game import Move, Push, refusal_json
+
+    push = refusal_json(Push(Color.BLUE, Gate.S3, Tile.NS), "reverse")
+    assert push == {"event": "push", "player": "blue", "gate": "S3", "spare": "NS", "legal": False,
+                    "reason": "reverse"}  # fmt: skip
+    move = refusal_json(Move(Color.RED, (0, 0), (5, 5)), "unreachable")
+    assert move["from"] == [0, 0] and move["to"] == [5, 5] and move["legal"] is False
