@@ -736,9 +736,10 @@ def new_game_event(
         board, layout = random_setup(rng, config.edition, config.players)
     else:
         layout = _layout(treasures or {})
-        missing = [c for c in config.players if c not in board.pawns]
-        if missing:
-            board = board.with_pawns({**board.pawns, **{c: rules.home_square(config, c) for c in missing}})
+        # the seated players' pawns, where the board shows them or else on their start squares
+        pawns = {c: board.pawns.get(c) or rules.home_square(config, c) for c in config.players}
+        if pawns != dict(board.pawns):
+            board = board.with_pawns(pawns)
     if hands is None:
         hands = rules.secret_hands(config) if secret else rules.deal(config, config.edition_profile.treasures, rng)
     return GameStarted(config, board, tuple(layout), tuple(hands))

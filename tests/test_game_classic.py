@@ -315,3 +315,14 @@ def test_a_secret_deal_knows_only_the_counts(variant: str, players: int, each: i
     assert event_from_json(json.loads(json.dumps(game.events[0].to_json()))) == game.events[0]
     with pytest.raises(CompanionError, match="open"):
         Game.new(GameConfig.make("kids", 2), random.Random(1), secret=True)
+
+
+def test_a_given_setup_seats_only_the_players_pawns() -> None:
+    rows = [["NS"] * 7 for _ in range(7)]
+    board = Board.from_rows(rows, "EW", {"blue": [3, 3], "red": [2, 2]})
+    game = Game.new(GameConfig.make("classic", ["red", "yellow"]), random.Random(0), board=board,
+                    treasures={}, hands=[Hand(Color.RED, ()), Hand(Color.YELLOW, ())])  # fmt: skip
+    assert dict(game.state.board.pawns) == {Color.RED: (2, 2), Color.YELLOW: (0, 6)}
+    with pytest.raises(ValueError, match="on no tile"):
+        Game.new(GameConfig.make("classic", 2), random.Random(0), board=board, treasures={(1, 1): "crown"},
+                 hands=[Hand(Color.RED, ("crown",)), Hand(Color.YELLOW, ("keys",))])  # fmt: skip
