@@ -302,3 +302,18 @@ def test_pixels_per_unit_matches_the_label() -> None:
     c = np.array(res.label["corners"])
     side = np.mean([np.hypot(*(c[1] - c[0])), np.hypot(*(c[2] - c[1]))]) / 7
     assert math.isclose(res.camera.pixels_per_unit(), side, rel_tol=0.2)
+
+
+def test_aruco_markers_option_marks_the_frame_corners() -> None:
+    res = render_scene(random_board(12)[0], seed=12, size=(1024, 768), markers=True, max_rotation=10.0)
+    aruco = cv2.aruco
+    detector = aruco.ArucoDetector(aruco.getPredefinedDictionary(aruco.DICT_4X4_50), aruco.DetectorParameters())
+    found, ids, _ = detector.detectMarkers(cv2.cvtColor(res.image, cv2.COLOR_BGR2GRAY))
+    assert ids is not None and sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
+    corners = np.array(res.label["corners"])
+    for quad, marker in zip(found, ids.ravel(), strict=True):
+        # each marker sits just outside its corner of the tile area, diagonally outward
+        centre = quad.reshape(4, 2).mean(axis=0)
+        assert np.hypot(*(centre - corners[int(marker)])) < 0.12 * np.hypot(*(corners[2] - corners[0]))
+    plain = render_scene(random_board(12)[0], seed=12, size=(1024, 768), max_rotation=10.0)
+    assert detector.detectMarkers(cv2.cvtColor(plain.image, cv2.COLOR_BGR2GRAY))[1] is None

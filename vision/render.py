@@ -48,7 +48,7 @@ from vision import render_board as rb
 from vision.render_art import TileArt, treasure_index
 from vision.render_camera import Camera, CoarseGrid, plane_maps, random_camera, sensor
 from vision.render_hands import draw_hands
-from vision.render_light import Lighting, glare_field, led_field, light_field, random_lighting
+from vision.render_light import Lighting, draw_emitters, glare_field, led_field, light_field, random_lighting
 from vision.render_looks import LOOKS, Style, jitter_color, make_style
 from vision.render_objects import PAWN_COLORS, PAWN_KINDS, Pawn, draw_pawns, pawn_positions, pawn_shadow
 
@@ -58,7 +58,7 @@ LIGHTINGS: tuple[str, ...] = ("day", "night")
 
 _OPTIONS = {
     "edition", "jpeg_quality", "hands", "leds", "spare_treasure", "treasure_names", "fill", "max_rotation",
-    "max_tilt", "noise", "blur", "cards", "spare",
+    "max_tilt", "noise", "blur", "cards", "spare", "markers",
 }  # fmt: skip
 
 
@@ -139,7 +139,8 @@ def render_scene(
     ``hands`` (arms when ``occlusion``), ``leds`` (number of lit squares),
     ``fill`` (range of the board's share of the short side), ``max_rotation``,
     ``max_tilt`` (degrees), ``noise`` and ``blur`` (scale factors),
-    ``cards`` (show cards), ``spare`` (show the spare tile).
+    ``cards`` (show cards), ``spare`` (show the spare tile), ``markers``
+    (ArUco 4x4_50 markers 0..3 on the frame corners TL TR BR BL).
     """
     unknown = set(options) - _OPTIONS
     if unknown:
@@ -205,6 +206,8 @@ def render_scene(
         flat_shadows.append(rb._rect(cx, cy, 1.3, 1.9, ang) + np.array(lt.light_dir) * 0.03 * n)
     rb.cast_shadows(canvas, flat_shadows, 0.08, 0.45)
     rb.draw_frame(canvas, style, r_layout, frame, gap * 0.7)
+    if options.get("markers", False):
+        rb.draw_markers(canvas, frame)
     rb.draw_tiles(canvas, art, [int(t) for t in board.tiles], pict_idx, rings, r_layout, gap)
     if show_spare:
         spare_name = options.get("spare_treasure")
@@ -252,6 +255,7 @@ def render_scene(
         if hand_mask is not None:
             sheen *= 1.0 - hand_mask.astype(np.float32) / 255.0
         photo += sheen[:, :, None]
+    draw_emitters(photo, cam, lt, hand_mask)
     px_scale = width / 1640.0
     noise_k = float(options.get("noise", 1.0))
     blur_k = float(options.get("blur", 1.0))

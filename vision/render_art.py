@@ -361,7 +361,7 @@ class TileArt:
         if edge is not None:
             rgb += (np.array(st.outline, np.float32) - rgb) * edge
         rgb *= float(self.rng.uniform(0.95, 1.05))
-        patch[:, :, 3] = glow
+        patch[:, :, 3] = glow * float(self.rng.uniform(0.8, 1.15))  # unevenly charged glow paint
         c = (p - 1) / 2.0
         if ring is not None:
             rr = round(p * st.corridor_width * 0.42)

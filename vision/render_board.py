@@ -275,3 +275,24 @@ def table_spot(rng: np.random.Generator, frame: float, extent: float, clearance:
     if side == 2:
         return (along, SIZE + out)
     return (-out, along)
+
+
+def draw_markers(canvas: Canvas, frame: float) -> list[np.ndarray]:
+    """ArUco 4x4_50 markers 0..3 on the frame corners (TL TR BR BL), for rigs that use them; returns their centres."""
+    aruco = cv2.aruco
+    dictionary = aruco.getPredefinedDictionary(aruco.DICT_4X4_50)
+    side = frame * 0.8
+    px = max(24, round(side * canvas.scale))
+    centres = []
+    for marker, (cx, cy) in enumerate(((-frame / 2, -frame / 2), (SIZE + frame / 2, -frame / 2),
+                                        (SIZE + frame / 2, SIZE + frame / 2), (-frame / 2, SIZE + frame / 2))):
+        code = aruco.generateImageMarker(dictionary, marker, px)
+        # a white quiet zone of one module around the 6x6-module marker
+        quiet = px // 6
+        img = cv2.copyMakeBorder(code, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=255)
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        patch = np.dstack([img, np.zeros(img.shape[:2], np.uint8)])
+        patch = cv2.resize(patch, (px, px), interpolation=cv2.INTER_AREA)
+        place_patch(canvas, patch, (cx, cy), side, 0.0)
+        centres.append(np.array([cx, cy]))
+    return centres

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from companion.board import SIZE
+from vision.render_camera import Camera
 
 LED_COLORS: dict[str, tuple[float, float, float]] = {
     "red": (0.12, 0.18, 1.0),
@@ -37,6 +38,7 @@ class LedSpot:
     color: tuple[float, float, float]
     strength: float
     radius: float
+    emitter: bool = False  # the LED itself is in view (a small bright dot)
 
 
 @dataclass
@@ -53,6 +55,7 @@ class Lighting:
     leds: list[LedSpot] = field(default_factory=list)
     glow: tuple[float, float, float] = (0.0, 0.0, 0.0)  # emission per unit of glow paint, BGR 0..255
     glare: tuple[float, float, float, float] | None = None  # x, y (tile units), radius, strength: lamp on gloss
+    band: tuple[float, float, float, float, float, float] | None = None  # x, y, angle, half width, edge, depth
     light_dir: tuple[float, float] = (0.4, 0.3)  # shadow offset per unit height, on the table
 
 
@@ -67,16 +70,25 @@ def led_spots(rng: np.random.Generator, night: bool, count: int | None = None) -
     else:
         names = ["red", "yellow", "green", "blue"] if rng.random() < 0.8 else list(LED_COLORS)
     color = LED_COLORS[str(rng.choice(names))]
-    # the LEDs sit beside the squares or under them: the pool centre is on or near the square centre
-    offset = rng.choice([0.0, 0.35, 0.45])
+    # Where the maker put the LEDs: under a translucent overlay (a pool on the square), at a
+    # corner of each square or beside it (a visible emitter and a pool around it).
+    mode = str(rng.choice(["under", "corner", "side"], p=[0.5, 0.25, 0.25]))
+    corner = (int(rng.integers(0, 2)), int(rng.integers(0, 2)))
+    side = int(rng.integers(0, 4))
+    visible = mode != "under" and rng.random() < 0.7
     spots = []
     squares = rng.choice(SIZE * SIZE, size=count, replace=False)
     for i in squares:
         r, c = divmod(int(i), SIZE)
-        a = rng.uniform(0, 2 * math.pi)
+        if mode == "under":
+            x, y = c + 0.5 + rng.normal(0, 0.05), r + 0.5 + rng.normal(0, 0.05)
+        elif mode == "corner":
+            x, y = c + corner[0], r + corner[1]
+        else:
+            dx, dy = ((0, -0.5), (0.5, 0), (0, 0.5), (-0.5, 0))[side]
+            x, y = c + 0.5 + dx, r + 0.5 + dy
         strength = rng.uniform(0.05, 0.25) if night else rng.uniform(0.15, 0.7)
-        spots.append(LedSpot(c + 0.5 + offset * math.cos(a), r + 0.5 + offset * math.sin(a), color, strength,
-                             rng.uniform(0.22, 0.45)))  # fmt: skip
+        spots.append(LedSpot(x, y, color, strength, rng.uniform(0.22, 0.45), visible))
     return spots
 
 
@@ -86,9 +98,9 @@ def random_lighting(rng: np.random.Generator, night: bool, leds: int | None = No
     length = rng.uniform(0.15, 0.8)
     light_dir = (length * math.cos(az), length * math.sin(az))
     if night:
-        amb = rng.uniform(0.03, 0.09)
+        amb = rng.uniform(0.02, 0.07)
         cast = (rng.uniform(1.0, 1.4), rng.uniform(0.85, 1.1), rng.uniform(0.6, 0.9))
-        glow_level = rng.uniform(28.0, 75.0)
+        glow_level = rng.uniform(45.0, 110.0)
         hue = rng.uniform(-0.1, 0.1)
         glow = (glow_level * (0.5 + hue), glow_level, glow_level * (0.45 - hue))
         return Lighting(
@@ -103,11 +115,15 @@ def random_lighting(rng: np.random.Generator, night: bool, leds: int | None = No
     if rng.random() < 0.4:
         x, y = rng.uniform(-1, 8, 2)
         shade = (x, y, rng.uniform(1.5, 5), rng.uniform(1.5, 5), rng.uniform(0.15, 0.45))
+    band = None
+    if rng.random() < 0.2:  # the shadow of the camera arm or a lamp post across the board
+        band = (rng.uniform(0, 7), rng.uniform(0, 7), rng.uniform(0, math.pi), rng.uniform(0.2, 0.8),
+                rng.uniform(0.05, 0.4), rng.uniform(0.15, 0.45))  # fmt: skip
     glare = None
     if rng.random() < 0.3:
         glare = (rng.uniform(0, 7), rng.uniform(0, 7), rng.uniform(0.4, 1.5), rng.uniform(15, 70))
     return Lighting(
-        night=False, exposure=rng.uniform(0.78, 1.12), cast=cast, glare=glare,
+        night=False, exposure=rng.uniform(0.78, 1.12), cast=cast, glare=glare, band=band,
         gradient=(rng.uniform(0, 0.35), rng.uniform(0, 2 * math.pi), 0.0),
         spot=(rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.3, 0.9), rng.uniform(0, 0.3)),
         vignette=rng.uniform(0.05, 0.35), shade=shade, leds=led_spots(rng, False, leds), light_dir=light_dir,
@@ -128,6 +144,10 @@ def light_field(lt: Lighting, world: np.ndarray, u: np.ndarray, v: np.ndarray, w
         x, y, rx, ry, depth = lt.shade
         d = ((world[:, :, 0] - x) / rx) ** 2 + ((world[:, :, 1] - y) / ry) ** 2
         ramp = ramp * (1.0 - depth / (1.0 + np.exp((d - 1.0) * 4.0)))
+    if lt.band is not None:
+        x, y, ang, half, edge, depth = lt.band
+        across = np.abs((world[:, :, 0] - x) * -math.sin(ang) + (world[:, :, 1] - y) * math.cos(ang))
+        ramp = ramp * (1.0 - depth * np.clip((half + edge / 2 - across) / edge, 0, 1))
     base = np.maximum(ramp, 0.02) * lt.exposure
     return (base[:, :, None] * np.array(lt.cast, np.float32)).astype(np.float32)
 
@@ -152,3 +172,27 @@ def led_field(lt: Lighting, world: np.ndarray) -> np.ndarray | None:
         pool = spot.strength * np.exp(-d2 / (2 * spot.radius**2))
         out += pool[:, :, None].astype(np.float32) * np.array(spot.color, np.float32)
     return out
+
+
+def draw_emitters(photo: np.ndarray, cam: Camera, lt: Lighting, hand_mask: np.ndarray | None) -> None:
+    """Add the visible LEDs themselves: a small over-exposed dot with a coloured halo (in place, float32 BGR)."""
+    spots = [s for s in lt.leds if s.emitter]
+    if not spots:
+        return
+    h, w = photo.shape[:2]
+    sigma = max(0.8, cam.pixels_per_unit() * 0.03)
+    reach = math.ceil(sigma * 4)
+    ys, xs = np.mgrid[-reach : reach + 1, -reach : reach + 1].astype(np.float32)
+    for spot in spots:
+        px, py = cam.project_plane(np.array([[spot.x, spot.y]]))[0]
+        ix, iy = round(px), round(py)
+        x0, y0, x1, y1 = max(0, ix - reach), max(0, iy - reach), min(w, ix + reach + 1), min(h, iy + reach + 1)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        d2 = (xs - (px - ix)) ** 2 + (ys - (py - iy)) ** 2
+        blob = np.exp(-d2 / (2 * sigma * sigma))[y0 - iy + reach : y1 - iy + reach, x0 - ix + reach : x1 - ix + reach]
+        if hand_mask is not None:
+            blob = blob * (1.0 - hand_mask[y0:y1, x0:x1].astype(np.float32) / 255.0)
+        add = blob[:, :, None] * (np.array(spot.color, np.float32) * 420.0 * spot.strength)
+        add += (blob**4)[:, :, None] * (180.0 * spot.strength)
+        photo[y0:y1, x0:x1] += add
