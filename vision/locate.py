@@ -264,7 +264,7 @@ def _rotation(theta: float, shape: tuple[int, int]) -> tuple[np.ndarray, tuple[i
 
 
 def _blurred(lab: np.ndarray, pitch: float, cache: dict[int, np.ndarray]) -> np.ndarray:
-    size = max(1, round(0.15 * pitch))
+    size = max(1, round(0.15 * pitch)) | 1
     if size not in cache:
         cache[size] = cv2.blur(lab, (size, size)) if size > 1 else lab
     return cache[size]
@@ -290,13 +290,10 @@ def _coarse(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | N
             centre = _periodic_centre(gu, gv, pitch)
             if centre is None:
                 continue
-            # Phase and which 7x7 window of the periodic pattern: the fixed tiles decide.
-            steps = np.arange(-1.25, 1.2501, 0.25) * pitch
-            ox, oy = (a.ravel() for a in np.meshgrid(steps, steps))
-            origins = centre - 3.5 * pitch + np.stack([ox, oy], axis=1)
-            quads_rot = origins[:, None, :] + _BOARD_CORNERS[None] * pitch
-            quads = quads_rot @ inv[:, :2].T + inv[:, 2]
+            quads = _window_candidates(centre - 3.5 * pitch, pitch) @ inv[:, :2].T + inv[:, 2]
             blur = _blurred(lab, pitch, blurs)
+            scores = _separation(blur, quads)
+            quads = _window_shifts(quads[int(np.argmax(scores))], pitch)
             scores = _separation(blur, quads)
             i = int(np.argmax(scores))
             if best is None or scores[i] > best[0]:
@@ -305,6 +302,33 @@ def _coarse(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | N
         return None
     score, quad, pitch = best
     return _polish(_blurred(lab, pitch, blurs), quad, score, pitch)
+
+
+def _window_candidates(origin: np.ndarray, pitch: float) -> np.ndarray:
+    """Tile-area quads (rotated frame) near ``origin``: sub-tile shifts, small turns and scales.
+
+    The fixed-tile separation only rises within ~0.15 tile and ~3° of the
+    truth, so the periodic centre (good to a fraction of a tile) is searched
+    on a lattice finer than that.
+    """
+    shifts = np.arange(-0.3, 0.301, 0.1) * pitch
+    sx, sy = (a.ravel() for a in np.meshgrid(shifts, shifts))
+    base = (_BOARD_CORNERS - 3.5) * pitch
+    mids = origin + 3.5 * pitch + np.stack([sx, sy], axis=1)  # (49, 2)
+    quads = []
+    for angle in np.radians([-2.0, 0.0, 2.0]):
+        c, s = np.cos(angle), np.sin(angle)
+        rot = np.array([[c, -s], [s, c]])
+        for scale in (0.97, 1.0, 1.03):
+            quads.append(mids[:, None, :] + ((base * scale) @ rot.T)[None])
+    return np.concatenate(quads)
+
+
+def _window_shifts(quad: np.ndarray, pitch: float) -> np.ndarray:
+    """The quad and its neighbours one tile away along the board axes (which 7x7 window is the board)."""
+    ex, ey = (quad[1] - quad[0]) / 7.0, (quad[3] - quad[0]) / 7.0
+    out = [quad + dx * ex + dy * ey for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    return np.array(out)
 
 
 def _periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
@@ -391,8 +415,12 @@ class _Geometry:
         return self.to_image(_BOARD_CORNERS)
 
 
-def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int) -> np.ndarray:
-    """A rectified view (tile_px ``t``, margin ``m``) through the distortion model, by remap."""
+def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int, factor: int = 1) -> np.ndarray:
+    """A rectified view (tile_px ``t``, margin ``m``) through the distortion model, by remap.
+
+    ``image`` may be the photo reduced by an integer ``factor`` (block average),
+    which removes the aliasing noise a plain remap of a much larger tile has.
+    """
     side = 7 * t + 2 * m
     step = 4  # the map is smooth: compute it on a coarse lattice and interpolate
     n = -(-side // step) + 2
@@ -403,41 +431,71 @@ def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int) -> np.ndarray:
     board = np.stack([(gx - (m - 0.5)) / t, (gy - (m - 0.5)) / t], axis=-1).reshape(-1, 2)
     pts = geo.to_image(board).reshape(n, n, 2).astype(np.float32)
     full = cv2.resize(pts, (n * step, n * step), interpolation=cv2.INTER_LINEAR)[step : step + side, step : step + side]
+    if factor > 1:
+        full = (full + 0.5) / factor - 0.5
     return cv2.remap(image, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
 
-def _refine(image: np.ndarray, corners: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
-    """Sharpen the corners: fit homography + radial distortion to the centre lines of open corridor arms."""
+def _refine(
+    image: np.ndarray, corners: np.ndarray, cfg: LocateConfig, reduced: tuple[int, np.ndarray] | None = None
+) -> tuple[np.ndarray, float]:
+    """Sharpen the corners: fit homography + radial distortion to the centre lines of open corridor arms.
+
+    Every model is judged by the fixed tiles' separation in its own rectified
+    view and the best one is kept, so a frame that misleads the arm
+    measurements (a hand, LED spill at night) cannot walk the grid away.
+    """
     h, w = image.shape[:2]
     centre = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
     geo = _Geometry(quad_homography(corners, _BOARD_CORNERS), 0.0, centre, float(w))
     t, m = cfg.refine_tile_px, cfg.refine_tile_px // 2
-    separation = 0.0
-    current = geo.corners()
-    for it in range(cfg.refine_iterations):
-        view = _sample(image, geo, t, m)
-        rect = Rectified(view, t, m, np.eye(3), current)
-        feats = tile_mod.edge_features(rect)
+    # Sample from a block-averaged copy with ~1.25-2.5 source pixels per view pixel.
+    pitch = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))) / 7.0
+    factor = max(1, int(pitch / (1.25 * t)))
+    if reduced is not None and reduced[0] == factor:
+        source = reduced[1]
+    elif factor > 1:
+        source = cv2.resize(
+            image[: h - h % factor, : w - w % factor], (w // factor, h // factor), interpolation=cv2.INTER_AREA
+        )
+    else:
+        source = image
+    best_sep, best_corners = -1.0, geo.corners()
+    last_sep, last_corners = -1.0, best_corners
+    previous = best_corners
+    for it in range(cfg.refine_iterations + 1):
+        view = _sample(source, geo, t, m, factor)
+        feats = tile_mod.edge_features(Rectified(view, t, m, np.eye(3), previous))
         model = tile_mod.learn(feats)
-        separation = model.separation
+        last_sep, last_corners = model.separation, geo.corners()
+        if last_sep > best_sep:
+            best_sep, best_corners = last_sep, last_corners
+        if it == cfg.refine_iterations:
+            break
         shapes, _ = tile_mod.decode(model.probabilities(feats))
         is_open = (shapes[..., None] & np.array([1, 2, 4, 8])) > 0  # (7, 7, 4)
         for (r, c), tile in FIXED_TILES.items():
             is_open[r, c] = [bool(tile & b) for b in (1, 2, 4, 8)]
-        meas = _arm_centres(view, t, m, model, is_open)
+        # The arms are measured per pixel, where only colour exists: a colour-only model.
+        meas = _arm_centres(view, t, m, tile_mod.learn(feats[..., :3]), is_open)
         if meas is None:
             break
         points, axis, expected = meas
-        fitted = _fit_geometry(geo, geo.to_image(points), axis, expected, fit_k=it > 0)
+        fitted = _fit_geometry(geo, geo.to_image(points), axis, expected, fit_k=it > 0, floor=0.06 if it < 2 else 0.02)
         if fitted is None:
             break
         geo = fitted
         new = geo.corners()
-        moved = float(np.abs(new - current).max())
-        current = new
-        if moved < 0.25 and it > 0:
+        moved = float(np.abs(new - previous).max())
+        previous = new
+        if moved < 0.2 and it > 0:
+            last_corners = new  # converged: its separation is the one just measured
             break
-    return current, separation
+    # Separation is flat near the truth (the arms are the precise part), so the
+    # latest fit stands unless it made the fixed tiles clearly worse.
+    if last_sep >= 0.85 * best_sep:
+        return last_corners, last_sep
+    return best_corners, best_sep
 
 
 def _arm_centres(
@@ -498,7 +556,7 @@ def _arm_centres(
 
 
 def _fit_geometry(
-    geo: _Geometry, observed: np.ndarray, axis: np.ndarray, expected: np.ndarray, fit_k: bool
+    geo: _Geometry, observed: np.ndarray, axis: np.ndarray, expected: np.ndarray, fit_k: bool, floor: float = 0.02
 ) -> _Geometry | None:
     """Robustly fit board_from_ideal (and k) so each measured arm centre lands on its tile's centre line."""
     ks = geo.k + np.linspace(-0.08, 0.08, 9) if fit_k else np.array([geo.k])
@@ -526,7 +584,7 @@ def _fit_geometry(
         best = min(results, key=lambda r: r[0])
         _, hom, k = best
         resid = np.abs(_predict(hom, geo.undistort(observed, k), axis) - expected)
-        scale = max(1.4826 * float(np.median(resid)), 0.02)
+        scale = max(1.4826 * float(np.median(resid)), floor)  # tile units; wide while far from converged
         weights = 1.0 / np.maximum(1.0, resid / (1.5 * scale))
         weights[resid > 4 * scale] = 0.0
         ks = np.array([k])
@@ -615,7 +673,7 @@ def find_board(image: np.ndarray, config: LocateConfig | None = None) -> np.ndar
     if found is None:
         raise BoardNotFoundError("no periodic tile grid found")
     corners = order_corners(found[1] / scale)
-    corners, separation = _refine(bgr, corners, cfg)
+    corners, separation = _refine(bgr, corners, cfg, (factor, work))
     if separation < cfg.min_separation:
         raise BoardNotFoundError(f"no board: fixed tiles do not match (separation {separation:.2f})")
     return order_corners(corners).astype(np.float32)
