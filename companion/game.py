@@ -299,7 +299,9 @@ def event_from_json(data: object) -> Event:
         raise InvalidStateError(f"unknown event {data.get('event')!r}: use one of {', '.join(EVENT_TYPES)}")
     try:
         return cls._from_json(data)
-    except (KeyError, TypeError, AttributeError) as exc:
+    except (InvalidStateError, CompanionError):
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise InvalidStateError(f"malformed {cls.kind!r} event {dict(data)!r}: {exc}") from None
 
 

@@ -141,7 +141,7 @@ class Journal:
                 continue
             try:
                 event = event_from_json(record)
-            except InvalidStateError as exc:
+            except (InvalidStateError, CompanionError) as exc:
                 raise JournalError(f"{self.path} line {line}: {exc}; {_ADVICE}") from None
             if isinstance(event, GameStarted) and out:
                 raise JournalError(f"{self.path} line {line}: a second game starts in one journal; {_ADVICE}")

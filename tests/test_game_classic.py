@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.board import Board, Color, Gate, Tile, parse_square
+from companion.board import Board, Color, Gate, InvalidStateError, Tile, parse_square
 from companion.errors import CompanionError, IllegalMoveError, IllegalPushError
 from companion.game import (
     Game,
@@ -326,3 +326,27 @@ def test_a_given_setup_seats_only_the_players_pawns() -> None:
     with pytest.raises(ValueError, match="on no tile"):
         Game.new(GameConfig.make("classic", 2), random.Random(0), board=board, treasures={(1, 1): "crown"},
                  hands=[Hand(Color.RED, ("crown",)), Hand(Color.YELLOW, ("keys",))])  # fmt: skip
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(["red", "N3", "NS", "crown", "night", "?"]),
+    lambda inner: st.lists(inner, max_size=7) | st.dictionaries(st.sampled_from(
+        ["event", "player", "gate", "spare", "from", "to", "treasure", "square", "value", "phase", "by", "winners",
+         "scores", "players", "state", "treasures", "remaining", "legal"]), inner, max_size=6),
+    max_leaves=20,
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    kind=st.sampled_from(["start", "target", "push", "move", "found", "reward", "treasure", "phase", "game_over", "x"]),
+    body=st.dictionaries(st.sampled_from(["player", "gate", "spare", "from", "to", "treasure", "square", "value",
+                                          "phase", "by", "winners", "scores", "players", "state"]), _JSON),
+)  # fmt: skip
+def test_malformed_events_are_reported_not_crashed_on(kind: str, body: dict) -> None:
+    try:
+        event = event_from_json({**body, "event": kind})
+    except (ValueError, CompanionError) as exc:
+        assert isinstance(exc, (CompanionError, InvalidStateError)), f"{type(exc).__name__}: {exc}"
+    else:
+        assert event.to_json()["event"] == kind
