@@ -38,7 +38,8 @@ from typing import Any
 
 from companion.board import InvalidStateError
 from companion.errors import CompanionError
-from companion.game import Event, Game, GameStarted, apply, event_from_json, next_consequence, undo_point
+from companion.events import Event, GameStarted, event_from_json
+from companion.game import Game, apply, next_consequence, undo_point
 
 JOURNAL_NAME = "game.jsonl"
 UNDO = "undo"

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from companion import rules
 from companion.board import SIZE, Board, Color, Gate, Square, Tile, mask_squares, push_square, squares_mask
-from companion.game import Event, Game, GameState
+from companion.events import Event
+from companion.game import Game, GameState
 from companion.rules import GameConfig, Phase, Variant
 
 

@@ -16,16 +16,8 @@ from hypothesis import strategies as st
 
 from companion.board import Board, Color, Gate, InvalidStateError, Tile, parse_square
 from companion.errors import CompanionError, IllegalMoveError, IllegalPushError
-from companion.game import (
-    Game,
-    GameStarted,
-    Move,
-    Push,
-    TreasureFound,
-    apply,
-    event_from_json,
-    fold,
-)
+from companion.events import GameStarted, Move, Push, TreasureFound, event_from_json
+from companion.game import Game, apply, fold
 from companion.rules import GameConfig, Hand, Phase
 
 GAMES = Path(__file__).parent / "data" / "games"

@@ -9,7 +9,8 @@ import pytest
 from test_game_classic import run_script, scripts
 
 from companion.board import Color
-from companion.game import Game, GameOver, PhaseChanged, RewardRevealed, TreasureFound
+from companion.events import GameOver, PhaseChanged, RewardRevealed, TreasureFound
+from companion.game import Game
 from companion.rules import GameConfig, Phase, next_player
 from companion.simulate import SimulatedGame
 

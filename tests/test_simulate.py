@@ -12,7 +12,8 @@ import pytest
 from companion import cli
 from companion.board import Gate, Tile
 from companion.cli_game import render, run_sim
-from companion.game import event_from_json, fold
+from companion.events import event_from_json
+from companion.game import fold
 from companion.journal import JOURNAL_NAME, Journal
 from companion.rules import GameConfig
 from companion.simulate import SimulatedGame, plan_turn
@@ -126,7 +127,7 @@ def test_render_marks_pawns_and_treasure_tiles() -> None:
 
 @pytest.mark.parametrize("variant", ["classic", "kids", "glow"])
 def test_every_event_of_a_whole_game_round_trips_through_json_text(variant: str) -> None:
-    from companion.game import Event, Push
+    from companion.events import Event, Push
 
     sim = SimulatedGame.new(GameConfig.make(variant, 3, leave_maze=variant == "kids"), 11, max_turns=400)
     for _ in sim.turns():
@@ -168,7 +169,8 @@ def test_an_empty_journal_in_the_state_dir_is_used_for_the_new_game(capsys, tmp_
 
 def test_refusals_print_in_the_formats_shape() -> None:
     from companion.board import Color
-    from companion.game import Move, Push, refusal_json
+    from companion.events import Move, Push
+    from companion.game import refusal_json
 
     push = refusal_json(Push(Color.BLUE, Gate.S3, Tile.NS), "reverse")
     assert push == {"event": "push", "player": "blue", "gate": "S3", "spare": "NS", "legal": False,
