@@ -238,13 +238,15 @@ def render_scene(
         hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, int(options.get("hands", 1 + (r_hand.random() < 0.2))))
 
     # ---- light and sensor
-    light = grid.upsample(light_field(lt, world, grid.u, grid.v, width, height))
+    room = light_field(lt, world, grid.u, grid.v, width, height)
     leds = led_field(lt, world)
-    if leds is not None:
-        spill = grid.upsample(leds)
-        if hand_mask is not None:  # the LED pools lie on the table, not on the hands above it
-            spill *= (1.0 - 0.85 * hand_mask.astype(np.float32) / 255.0)[:, :, None]
-        light += spill
+    if leds is None:
+        light = grid.upsample(room)
+    elif hand_mask is None:
+        light = grid.upsample(room + leds)
+    else:  # the LED pools lie on the table, not on the hands above it
+        light = grid.upsample(room)
+        light += grid.upsample(leds) * (1.0 - 0.85 * hand_mask.astype(np.float32) / 255.0)[:, :, None]
     photo = img[:, :, :3].astype(np.float32)
     photo *= light
     if night:
@@ -260,14 +262,17 @@ def render_scene(
     noise_k = float(options.get("noise", 1.0))
     blur_k = float(options.get("blur", 1.0))
     if night:
-        noise, chroma, blur = r_sensor.uniform(5, 12), r_sensor.uniform(2, 6), r_sensor.uniform(0.6, 1.4)
+        noise, grain = r_sensor.uniform(2.0, 5.0), r_sensor.uniform(4.0, 9.0)
+        chroma, blur = r_sensor.uniform(2.0, 6.0), r_sensor.uniform(0.6, 1.4)
     else:
-        noise, chroma, blur = r_sensor.uniform(1.0, 4.5), r_sensor.uniform(0.5, 2.5), r_sensor.uniform(0.2, 1.2)
+        noise, grain = r_sensor.uniform(0.8, 3.0), r_sensor.uniform(0.0, 2.5)
+        chroma, blur = r_sensor.uniform(0.5, 2.5), r_sensor.uniform(0.2, 1.2)
     motion = (r_sensor.uniform(1.5, 5.0) * px_scale, r_sensor.uniform(0, 180)) if r_sensor.random() < 0.15 else None
     quality = options.get("jpeg_quality", int(r_sensor.integers(70, 94)))
     out = sensor(photo, r_sensor, blur_sigma=blur * blur_k * px_scale, noise_sigma=noise * noise_k,
                  chroma_noise=chroma * noise_k, jpeg_quality=quality, motion=motion,
-                 sharpen=r_sensor.uniform(0.3, 1.0) if r_sensor.random() < 0.4 else 0.0)  # fmt: skip
+                 sharpen=r_sensor.uniform(0.3, 1.0) if r_sensor.random() < 0.4 else 0.0,
+                 grain=grain * noise_k)  # fmt: skip
 
     corners = cam.project_plane(np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], dtype=np.float64))
     label: dict[str, Any] = {

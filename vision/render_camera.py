@@ -281,6 +281,7 @@ def sensor(
     jpeg_quality: int | None,
     motion: tuple[float, float] | None = None,
     sharpen: float = 0.0,
+    grain: float = 0.0,
 ) -> np.ndarray:
     """Optics and sensor on a float32 BGR image (0..255): blur, noise, 8-bit, JPEG round trip.
 
@@ -297,18 +298,21 @@ def sensor(
         image = cv2.filter2D(image, -1, kernel)
     if blur_sigma > 0.25:
         image = cv2.GaussianBlur(image, (0, 0), blur_sigma)
-    if sharpen > 0:
-        # the camera's own sharpening: unsharp mask with its faint halos
-        soft = cv2.GaussianBlur(image, (0, 0), 1.5)
-        image = cv2.addWeighted(image, 1.0 + sharpen, soft, -sharpen, 0)
     h, w = image.shape[:2]
     if noise_sigma > 0:
-        # luminance noise at full resolution, colour noise at half (demosaicing smears it)
-        image += _noise(rng, (h, w)).reshape(h, w, 1) * noise_sigma
-        if chroma_noise > 0:
-            small = _noise(rng, ((h + 1) // 2, (w + 1) // 2, 3)) * chroma_noise
-            image += cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        # fine luminance noise, plus the blotchy luminance and colour noise an ISP's denoiser leaves
+        image += _noise(rng, (h, w)).reshape(h, w, 1) * np.float32(noise_sigma)
+    if grain > 0 or chroma_noise > 0:
+        hh, hw = (h + 1) // 2, (w + 1) // 2
+        small = _noise(rng, (hh, hw, 3)) * np.float32(chroma_noise)
+        if grain > 0:
+            small += _noise(rng, (hh, hw)).reshape(hh, hw, 1) * np.float32(grain)
+        image += cv2.resize(cv2.GaussianBlur(small, (0, 0), 0.7), (w, h), interpolation=cv2.INTER_LINEAR)
     out = np.clip(image, 0, 255).astype(np.uint8)
+    if sharpen > 0:
+        # the camera's own sharpening: an unsharp mask, with its faint halos
+        soft = cv2.GaussianBlur(out, (0, 0), 1.5)
+        out = cv2.addWeighted(out, 1.0 + sharpen, soft, -sharpen, 0)
     if jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
         if ok:
