@@ -285,7 +285,7 @@ def test_committed_fixture_folders_are_valid(folder: Path) -> None:
     jpgs = sorted(folder.glob("*.jpg"))
     assert jpgs, folder
     for jpg in jpgs:
-        assert jpg.stat().st_size <= 160_000, jpg.name
+        assert jpg.stat().st_size <= 150_000, jpg.name
         img = cv2.imread(str(jpg))
         assert img is not None
         label = json.loads(jpg.with_suffix(".json").read_text())
@@ -317,3 +317,17 @@ def test_aruco_markers_option_marks_the_frame_corners() -> None:
         assert np.hypot(*(centre - corners[int(marker)])) < 0.12 * np.hypot(*(corners[2] - corners[0]))
     plain = render_scene(random_board(12)[0], seed=12, size=(1024, 768), max_rotation=10.0)
     assert detector.detectMarkers(cv2.cvtColor(plain.image, cv2.COLOR_BGR2GRAY))[1] is None
+
+
+def test_jpeg_size_budget_lowers_the_quality_only_when_needed() -> None:
+    from vision.cli_render import encode_jpeg
+
+    image, _ = random_scene(30, size=(640, 480), jpeg_quality=None)
+    full, q_full = encode_jpeg(image, 95, None)
+    assert q_full == 95
+    small, q_small = encode_jpeg(image, 95, len(full) / 1000 * 0.6)
+    assert q_small < 95 and len(small) <= len(full) * 0.6
+    same, q_same = encode_jpeg(image, 95, len(full) / 1000 + 1)
+    assert q_same == 95 and same == full
+    decoded = cv2.imdecode(np.frombuffer(small, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape == image.shape

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from companion.errors import UsageError
 from vision.render import LIGHTINGS, LOOKS, random_scene
@@ -38,6 +39,17 @@ def occluded_indices(count: int, fraction: float, seed: int) -> set[int]:
     return set(random.Random(seed).sample(range(count), k)) if k else set()
 
 
+def encode_jpeg(image: np.ndarray, quality: int, max_kb: float | None) -> tuple[bytes, int]:
+    """JPEG bytes at ``quality``, stepping the quality down (to 40 at most) until the file fits ``max_kb``."""
+    while True:
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise UsageError("JPEG encoding failed")
+        if max_kb is None or len(buf) <= max_kb * 1000 or quality <= 40:
+            return buf.tobytes(), quality
+        quality = max(40, quality - 5)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.count < 0:
         raise UsageError(f"--count must be 0 or more, got {args.count}")
@@ -45,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--occluded-fraction must be between 0 and 1, got {args.occluded_fraction}")
     if not 1 <= args.quality <= 100:
         raise UsageError(f"--quality must be 1..100, got {args.quality}")
+    if args.max_kb is not None and args.max_kb <= 0:
+        raise UsageError(f"--max-kb must be positive, got {args.max_kb}")
     size = parse_size(args.size)
     out = Path(args.out)
     try:
@@ -59,12 +73,16 @@ def run(args: argparse.Namespace) -> int:
         image, label = random_scene(seed, look=look, lighting=args.lighting, size=size, occlusion=i in hands,
                                     jpeg_quality=None)  # fmt: skip
         stem = out / f"{i:04d}"
-        if not cv2.imwrite(str(stem.with_suffix(".jpg")), image, [cv2.IMWRITE_JPEG_QUALITY, args.quality]):
-            raise UsageError(f"cannot write {stem.with_suffix('.jpg')}")
-        stem.with_suffix(".json").write_text(json.dumps(label) + "\n", encoding="utf-8")
+        data, quality = encode_jpeg(image, args.quality, args.max_kb)
+        try:
+            stem.with_suffix(".jpg").write_bytes(data)
+            stem.with_suffix(".json").write_text(json.dumps(label) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {stem}: {exc.strerror}") from None
         if not args.quiet:
             state = "occluded" if label["occluded"] else f"{len(label['pawns'])} pawns"
-            print(f"{stem.name}.jpg seed={seed} {args.lighting} {state}", file=sys.stderr)
+            print(f"{stem.name}.jpg seed={seed} {args.lighting} {state} q={quality} {len(data) // 1000} KB",
+                  file=sys.stderr)  # fmt: skip
     print(f"wrote {args.count} labelled photos to {out}")
     return 0
 
@@ -85,5 +103,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="share of photos with hands over the board, 0..1 (default 0)")  # fmt: skip
     p.add_argument("--size", default="1640x1232", metavar="WxH", help="image size (default 1640x1232)")
     p.add_argument("--quality", type=int, default=85, metavar="Q", help="JPEG quality 1..100 (default 85)")
+    p.add_argument("--max-kb", type=float, default=None, metavar="KB",
+                   help="lower the JPEG quality (by 5, down to 40) until each file fits in KB kilobytes")  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no per-photo lines on stderr")
     p.set_defaults(func=run)
