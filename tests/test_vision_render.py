@@ -331,3 +331,21 @@ def test_jpeg_size_budget_lowers_the_quality_only_when_needed() -> None:
     assert q_same == 95 and same == full
     decoded = cv2.imdecode(np.frombuffer(small, np.uint8), cv2.IMREAD_COLOR)
     assert decoded.shape == image.shape
+
+
+def test_a_push_changes_only_the_pushed_line_between_frames() -> None:
+    """Frames of a game share the seed: squares whose tile did not move render identically."""
+    from companion.board import Gate, push_line
+
+    board, names = random_board(5)
+    pushed, _ = push_line(names[:49], Gate.N1, names[49])  # the pictures ride their tiles
+    before = render_scene(board, seed=9, size=(800, 600), jpeg_quality=None, noise=0.0, treasure_names=names[:49])
+    after = render_scene(board.push(Gate.N1).with_pawns(board.pawns), seed=9, size=(800, 600), jpeg_quality=None,
+                         noise=0.0, treasure_names=pushed)  # fmt: skip
+    diff = np.abs(before.image.astype(int) - after.image.astype(int)).max(axis=2)
+    ys, xs = np.nonzero(diff > 40)
+    assert len(xs) > 1000  # the column really changed
+    world = before.camera.image_to_plane(np.column_stack([xs, ys]))
+    on_board = (world[:, 0] > 0) & (world[:, 0] < SIZE) & (world[:, 1] > 0) & (world[:, 1] < SIZE)
+    in_column = (world[:, 0] > 0.9) & (world[:, 0] < 2.1)
+    assert np.mean(in_column[on_board]) > 0.98

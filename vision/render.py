@@ -208,7 +208,9 @@ def render_scene(
     rb.draw_frame(canvas, style, r_layout, frame, gap * 0.7)
     if options.get("markers", False):
         rb.draw_markers(canvas, frame)
-    rb.draw_tiles(canvas, art, [int(t) for t in board.tiles], pict_idx, rings, r_layout, gap)
+    tiles = [int(t) for t in board.tiles]
+    rb.draw_tiles(canvas, art, tiles, pict_idx, rings,
+                  lambda i: np.random.default_rng([abs(int(seed)), 5, i, tiles[i], pict_idx.get(i, 99)]), gap)
     if show_spare:
         spare_name = options.get("spare_treasure")
         spare_face = art.face(int(board.spare), treasure_index(spare_name) if spare_name else None)
@@ -221,7 +223,7 @@ def render_scene(
     pawn_size = r_pawn.uniform(0.9, 1.15)
     pawn_kind = str(r_pawn.choice(PAWN_KINDS, p=[0.4, 0.45, 0.15]))
     squares = {str(c): sq for c, sq in board.pawns.items()}
-    spots = pawn_positions(squares, r_pawn)
+    spots = pawn_positions(squares, int(seed))
     pawns = [Pawn(c, x, y, jitter_color(r_pawn, PAWN_COLORS[c], hue=0.015, sat=0.12, val=0.12), pawn_size, pawn_kind)
              for c, (x, y) in spots.items()]  # fmt: skip
     rb.cast_shadows(canvas, [pawn_shadow(p, lt.light_dir) for p in pawns], 0.04, 0.5)

@@ -313,11 +313,11 @@ class TileArt:
         self.floors = corridor_sheet(self.style, self.rng, size, self.px)
         self._masks: dict[int, tuple] = {}
 
-    def _crop(self, sheet: np.ndarray) -> np.ndarray:
+    def _crop(self, sheet: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         p = self.px
-        y, x = self.rng.integers(0, sheet.shape[0] - p + 1, 2)
+        y, x = rng.integers(0, sheet.shape[0] - p + 1, 2)
         crop = sheet[y : y + p, x : x + p]
-        k = int(self.rng.integers(0, 4))
+        k = int(rng.integers(0, 4))
         return np.rot90(crop, k)
 
     def mask(self, openings: int) -> np.ndarray:
@@ -348,26 +348,33 @@ class TileArt:
         openings: int,
         picture: int | None = None,
         ring: BGR | None = None,
+        rng: np.random.Generator | None = None,
     ) -> np.ndarray:
-        """A 4-channel uint8 tile face (BGR + glow), north up."""
+        """A 4-channel uint8 tile face (BGR + glow), north up.
+
+        ``rng`` picks this piece's texture crop, tint and picture angle; the
+        renderer keys it by square and tile so an unchanged square renders the
+        same in every frame of a game.
+        """
         st, p = self.style, self.px
+        rng = self.rng if rng is None else rng
         m, floor_k, edge, glow = self._layers(openings)
-        wall = self._crop(self.walls)
-        floor = self._crop(self.floors) * floor_k
+        wall = self._crop(self.walls, rng)
+        floor = self._crop(self.floors, rng) * floor_k
         patch = np.empty((p, p, 4), np.float32)
         rgb = patch[:, :, :3]
         np.multiply(floor - wall, m, out=rgb)
         rgb += wall
         if edge is not None:
             rgb += (np.array(st.outline, np.float32) - rgb) * edge
-        rgb *= float(self.rng.uniform(0.95, 1.05))
-        patch[:, :, 3] = glow * float(self.rng.uniform(0.8, 1.15))  # unevenly charged glow paint
+        rgb *= float(rng.uniform(0.95, 1.05))
+        patch[:, :, 3] = glow * float(rng.uniform(0.8, 1.15))  # unevenly charged glow paint
         c = (p - 1) / 2.0
         if ring is not None:
             rr = round(p * st.corridor_width * 0.42)
             cv2.circle(patch, (round(c), round(c)), rr, (*ring, 0.0), max(2, int(p * 0.035)), cv2.LINE_AA)
         if picture is not None:
-            angle = float(self.rng.integers(0, 4)) * math.pi / 2 + self.rng.normal(0, 0.05)
+            angle = float(rng.integers(0, 4)) * math.pi / 2 + rng.normal(0, 0.05)
             draw_picture(patch, (c, c), p * st.picture_scale / 2, picture, st, angle, st.glow_pictures)
         self._bevel(patch)
         return np.clip(patch, 0, 255).astype(np.uint8)

@@ -9,7 +9,7 @@ image space, but their shadows on the table are flat, so they are drawn here.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -212,14 +212,19 @@ def draw_tiles(
     tiles: Sequence[int],
     pictures: Mapping[int, int],
     rings: Mapping[int, BGR],
-    rng: np.random.Generator,
+    piece_rng: Callable[[int], np.random.Generator],
     gap: float,
 ) -> None:
-    """The 49 tile pieces: fixed ones printed in place, movable ones slightly jittered."""
+    """The 49 tile pieces: fixed ones printed in place, movable ones slightly jittered.
+
+    ``piece_rng(i)`` gives square ``i``'s own random stream (texture and jitter),
+    so squares whose tile did not change render identically frame after frame.
+    """
     size = 1.0 - gap
     for i, openings in enumerate(tiles):
         r, c = divmod(i, SIZE)
-        face = art.face(openings, pictures.get(i), rings.get(i))
+        rng = piece_rng(i)
+        face = art.face(openings, pictures.get(i), rings.get(i), rng)
         if is_fixed_square((r, c)):
             dx = dy = ang = 0.0
         else:

@@ -30,6 +30,7 @@ PAWN_COLORS: dict[str, BGR] = {
 }
 
 
+PAWN_ORDER: tuple[str, ...] = tuple(PAWN_COLORS)
 PAWN_KINDS: tuple[str, ...] = ("pawn", "cone", "meeple")
 
 
@@ -85,18 +86,24 @@ class Pawn:
 
 
 def pawn_positions(
-    squares: dict[str, tuple[int, int]], rng: np.random.Generator, jitter: float = 0.07
+    squares: dict[str, tuple[int, int]], seed: int, jitter: float = 0.07
 ) -> dict[str, tuple[float, float]]:
-    """Base centres for pawns on squares: the square centre ± jitter, spread out when several share one."""
+    """Base centres for pawns on squares: the square centre ± jitter, spread out when several share one.
+
+    The placement is keyed by ``seed``, the square and who stands there, so a
+    pawn that did not move stays exactly where it was from frame to frame.
+    """
     by_square: dict[tuple[int, int], list[str]] = {}
     for color, sq in squares.items():
         by_square.setdefault(sq, []).append(color)
     out: dict[str, tuple[float, float]] = {}
     for (r, c), colors in by_square.items():
         n = len(colors)
+        key = sum(1 << PAWN_ORDER.index(col) for col in colors)
+        rng = np.random.default_rng([abs(seed), 7, r, c, key])
         spread = 0.0 if n == 1 else (0.21 if n == 2 else 0.25)
         start = rng.uniform(0, 2 * math.pi)
-        for k, color in enumerate(colors):
+        for k, color in enumerate(sorted(colors, key=PAWN_ORDER.index)):
             a = start + 2 * math.pi * k / n
             dx, dy = np.clip(rng.normal(0, jitter / 2, 2), -jitter, jitter) * (1.0 if n == 1 else 0.4)
             out[color] = (c + 0.5 + spread * math.cos(a) + dx, r + 0.5 + spread * math.sin(a) + dy)
