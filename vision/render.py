@@ -139,7 +139,7 @@ def render_scene(
     ``hands`` (arms when ``occlusion``), ``leds`` (number of lit squares),
     ``fill`` (range of the board's share of the short side), ``max_rotation``,
     ``max_tilt`` (degrees), ``noise`` and ``blur`` (scale factors),
-    ``cards`` (show cards), ``spare`` (show the spare tile), ``markers``
+    ``cards`` (show cards and other things on the table), ``spare`` (show the spare tile), ``markers``
     (ArUco 4x4_50 markers 0..3 on the frame corners TL TR BR BL).
     """
     unknown = set(options) - _OPTIONS
@@ -204,7 +204,13 @@ def render_scene(
         flat_shadows.append(rb._rect(*spare_at, 1 - gap, 1 - gap, spare_angle) + np.array(lt.light_dir) * 0.05)
     for (cx, cy), ang, n, _ in cards:
         flat_shadows.append(rb._rect(cx, cy, 1.3, 1.9, ang) + np.array(lt.light_dir) * 0.03 * n)
+    clutter = rb.random_clutter(r_layout, frame) if options.get("cards", True) else []
+    for item in clutter:
+        lift = {"cup": 1.5, "phone": 0.1, "lid": 0.6}[item.kind]
+        flat_shadows.append(item.outline() + np.array(lt.light_dir) * lift)
     rb.cast_shadows(canvas, flat_shadows, 0.08, 0.45)
+    for item in clutter:
+        item.draw(canvas)
     rb.draw_frame(canvas, style, r_layout, frame, gap * 0.7)
     if options.get("markers", False):
         rb.draw_markers(canvas, frame)

@@ -323,8 +323,8 @@ class TileArt:
     def mask(self, openings: int) -> np.ndarray:
         return self._layers(openings)[0]
 
-    def _layers(self, openings: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
-        """Per-shape layers, computed once a scene: mask, floor shading, outline weight, glow paint."""
+    def _layers(self, openings: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray, np.ndarray | None]:
+        """Per-shape layers, computed once a scene: mask, floor shading, outline weight, glow paint, wall relief."""
         if openings not in self._masks:
             st, p = self.style, self.px
             m = corridor_mask(openings, p, st.corridor_width, st.rounded)
@@ -340,7 +340,16 @@ class TileArt:
                 e = cv2.morphologyEx((m > 0.5).astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((w + 1, w + 1), np.uint8))
                 edge = cv2.GaussianBlur(e.astype(np.float32), (3, 3), 0.7)[:, :, None]
             glow = (1.0 - m) * (st.glow_walls * 255.0)
-            self._masks[openings] = (m[:, :, None], floor_k, edge, glow)
+            wall_k = None
+            if st.relief > 0:
+                # raised walls: the face looking south (toward the viewer) shows below each block's top
+                band = max(1, round(p * 0.07))
+                below = np.zeros_like(m)
+                below[:-band] = m[band:]  # corridor within `band` pixels south of this point
+                face = np.clip((1.0 - m) * below, 0, 1)
+                face = cv2.GaussianBlur(face, (3, 3), 0.6)
+                wall_k = (1.0 - st.relief * face)[:, :, None]
+            self._masks[openings] = (m[:, :, None], floor_k, edge, glow, wall_k)
         return self._masks[openings]
 
     def face(
@@ -358,8 +367,10 @@ class TileArt:
         """
         st, p = self.style, self.px
         rng = self.rng if rng is None else rng
-        m, floor_k, edge, glow = self._layers(openings)
+        m, floor_k, edge, glow, wall_k = self._layers(openings)
         wall = self._crop(self.walls, rng)
+        if wall_k is not None:
+            wall = wall * wall_k
         floor = self._crop(self.floors, rng) * floor_k
         patch = np.empty((p, p, 4), np.float32)
         rgb = patch[:, :, :3]

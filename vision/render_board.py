@@ -302,3 +302,66 @@ def draw_markers(canvas: Canvas, frame: float) -> list[np.ndarray]:
         place_patch(canvas, patch, (cx, cy), side, 0.0)
         centres.append(np.array([cx, cy]))
     return centres
+
+
+@dataclass(frozen=True)
+class Clutter:
+    """Something else on the table: a cup, a phone or the game box's lid (a distractor for board finding)."""
+
+    kind: str  # cup | phone | lid
+    x: float
+    y: float
+    angle: float
+    color: BGR
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return {"cup": (1.8, 1.8), "phone": (1.7, 3.4), "lid": (9.0, 9.0)}[self.kind]
+
+    def outline(self) -> np.ndarray:
+        w, h = self.size
+        if self.kind == "cup":
+            a = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+            return np.column_stack([self.x + w / 2 * np.cos(a), self.y + h / 2 * np.sin(a)])
+        return _rect(self.x, self.y, w, h, self.angle)
+
+    def draw(self, canvas: Canvas) -> None:
+        if self.kind == "cup":
+            r = self.size[0] / 2
+            rim = canvas.ipoly(self.outline())
+            cv2.fillPoly(canvas.img, [rim], (*self.color, 0), cv2.LINE_AA, shift=SHIFT)
+            inner = canvas.ipoly(_circle(self.x, self.y, r * 0.82))
+            cv2.fillPoly(canvas.img, [inner], (*(v * 0.75 for v in self.color), 0), cv2.LINE_AA, shift=SHIFT)
+            drink = canvas.ipoly(_circle(self.x + 0.05, self.y + 0.05, r * 0.72))
+            cv2.fillPoly(canvas.img, [drink], (20, 45, 70, 0), cv2.LINE_AA, shift=SHIFT)
+            ca, sa = math.cos(self.angle), math.sin(self.angle)
+            handle = _rect(self.x + ca * r * 1.15, self.y + sa * r * 1.15, 0.5, 0.22, self.angle)
+            cv2.fillPoly(canvas.img, [canvas.ipoly(handle)], (*self.color, 0), cv2.LINE_AA, shift=SHIFT)
+        elif self.kind == "phone":
+            cv2.fillPoly(canvas.img, [canvas.ipoly(self.outline())], (30, 30, 32, 0), cv2.LINE_AA, shift=SHIFT)
+            w, h = self.size
+            screen = _rect(self.x, self.y, w * 0.88, h * 0.9, self.angle)
+            cv2.fillPoly(canvas.img, [canvas.ipoly(screen)], (*self.color, 0), cv2.LINE_AA, shift=SHIFT)
+        else:
+            cv2.fillPoly(canvas.img, [canvas.ipoly(self.outline())], (*self.color, 0), cv2.LINE_AA, shift=SHIFT)
+            w, h = self.size
+            band = _rect(self.x, self.y, w * 0.9, h * 0.25, self.angle)
+            cv2.fillPoly(canvas.img, [canvas.ipoly(band)], (*(min(255.0, v * 1.5 + 40) for v in self.color), 0),
+                         cv2.LINE_AA, shift=SHIFT)  # fmt: skip
+
+
+def _circle(x: float, y: float, r: float) -> np.ndarray:
+    a = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+    return np.column_stack([x + r * np.cos(a), y + r * np.sin(a)])
+
+
+def random_clutter(rng: np.random.Generator, frame: float) -> list[Clutter]:
+    """Zero to two objects lying beside the board, clear of it."""
+    items = []
+    for _ in range(int(rng.choice([0, 0, 1, 1, 2]))):
+        kind = str(rng.choice(["cup", "phone", "lid"], p=[0.45, 0.35, 0.2]))
+        clearance = {"cup": 1.3, "phone": 2.0, "lid": 5.2}[kind]
+        x, y = table_spot(rng, frame, 2.5, clearance)
+        color = jitter_color(rng, tuple(float(v) for v in rng.uniform(40, 230, 3)), sat=0.3)  # type: ignore[arg-type]
+        items.append(Clutter(kind, x, y, float(rng.uniform(0, math.pi)), color))
+    return items

@@ -109,7 +109,7 @@ def random_lighting(rng: np.random.Generator, night: bool, leds: int | None = No
             vignette=rng.uniform(0.2, 0.5), shade=None, leds=led_spots(rng, True, leds), glow=glow,
             light_dir=light_dir,
         )  # fmt: skip
-    warm = rng.uniform(-1, 1)
+    warm = rng.uniform(-1, 1) * (1.7 if rng.random() < 0.3 else 1.0)  # sometimes a strong tungsten/shade cast
     cast = (1.0 - 0.14 * warm + rng.normal(0, 0.03), 1.0 + rng.normal(0, 0.03), 1.0 + 0.14 * warm + rng.normal(0, 0.03))
     shade = None
     if rng.random() < 0.4:

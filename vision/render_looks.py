@@ -45,6 +45,7 @@ class Style:
     glow_walls: float  # glow-in-the-dark paint strength on walls (night emission), 0..1
     glow_pictures: float
     start_rings: bool  # coloured rings on the four start squares
+    relief: float = 0.0  # walls drawn as raised blocks: how dark their south face is (0: flat art)
 
 
 _BASE: dict[str, Style] = {
@@ -54,7 +55,7 @@ _BASE: dict[str, Style] = {
         corridor_width=0.40, rounded=False, outline=(40, 80, 120), outline_width=0.012, wall_shade=0.18,
         frame=(150, 80, 25), frame_accent=(230, 230, 235), seam=(30, 40, 55),
         table=(95, 140, 180), table_accent=(70, 110, 150), table_texture="wood",
-        plaque=(215, 230, 240), picture_scale=0.36, glow_walls=0.5, glow_pictures=0.6, start_rings=True,
+        plaque=(215, 230, 240), picture_scale=0.36, glow_walls=0.5, glow_pictures=0.6, start_rings=True, relief=0.35,
     ),
     "dark": Style(
         look="dark", wall=(48, 48, 55), wall_accent=(30, 32, 36), wall_texture="rock",
@@ -70,7 +71,7 @@ _BASE: dict[str, Style] = {
         corridor_width=0.42, rounded=True, outline=None, outline_width=0.0, wall_shade=0.35,
         frame=(40, 70, 100), frame_accent=(60, 170, 220), seam=(20, 35, 40),
         table=(60, 90, 130), table_accent=(40, 65, 100), table_texture="wood",
-        plaque=(205, 225, 235), picture_scale=0.34, glow_walls=0.5, glow_pictures=0.6, start_rings=False,
+        plaque=(205, 225, 235), picture_scale=0.34, glow_walls=0.5, glow_pictures=0.6, start_rings=False, relief=0.3,
     ),
     "bright": Style(
         look="bright", wall=(80, 205, 95), wall_accent=(60, 170, 230), wall_texture="grass",
@@ -86,7 +87,7 @@ _BASE: dict[str, Style] = {
         corridor_width=0.38, rounded=False, outline=(40, 120, 170), outline_width=0.015, wall_shade=0.25,
         frame=(40, 30, 115), frame_accent=(60, 180, 220), seam=(20, 15, 25),
         table=(50, 70, 95), table_accent=(35, 50, 70), table_texture="wood",
-        plaque=(170, 205, 225), picture_scale=0.36, glow_walls=0.5, glow_pictures=0.7, start_rings=False,
+        plaque=(170, 205, 225), picture_scale=0.36, glow_walls=0.5, glow_pictures=0.7, start_rings=False, relief=0.4,
     ),
     "glow": Style(
         look="glow", wall=(185, 228, 200), wall_accent=(160, 205, 180), wall_texture="paint",
@@ -159,6 +160,7 @@ def make_style(look: str, rng: np.random.Generator) -> Style:
         glow_walls=base.glow_walls * rng.uniform(0.7, 1.2),
         glow_pictures=base.glow_pictures * rng.uniform(0.7, 1.2),
         start_rings=base.start_rings if rng.random() < 0.8 else not base.start_rings,
+        relief=(base.relief * rng.uniform(0.7, 1.3)) if rng.random() < 0.8 else rng.choice([0.0, 0.35]),
     )
 
 
