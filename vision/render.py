@@ -46,7 +46,7 @@ from companion.board import (
 )
 from vision import render_board as rb
 from vision.render_art import TileArt, treasure_index
-from vision.render_camera import Camera, CoarseGrid, plane_maps, random_camera, sensor
+from vision.render_camera import Camera, CoarseGrid, optics, plane_maps, random_camera, sensor
 from vision.render_hands import draw_hands
 from vision.render_light import Lighting, draw_emitters, glare_field, led_field, light_field, random_lighting
 from vision.render_looks import LOOKS, Style, jitter_color, make_style
@@ -173,7 +173,7 @@ def render_scene(
     seen = cam.image_to_plane(border)
     lo = np.clip(seen.min(axis=0) - 0.3, -14.0, 20.0)
     hi = np.clip(seen.max(axis=0) + 0.3, -14.0, 21.0)
-    scale = cam.pixels_per_unit() * 1.1
+    scale = cam.pixels_per_unit() * 1.05
     area = (hi[0] - lo[0]) * (hi[1] - lo[1]) * scale * scale
     scale = min(scale, math.sqrt(9e6 / area) * scale) if area > 9e6 else scale
     canvas = rb.Canvas.covering((float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), scale)
@@ -245,7 +245,21 @@ def render_scene(
     if occlusion:
         hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, int(options.get("hands", 1 + (r_hand.random() < 0.2))))
 
-    # ---- light and sensor
+    # ---- lens, light and sensor
+    px_scale = width / 1640.0
+    noise_k = float(options.get("noise", 1.0))
+    blur_k = float(options.get("blur", 1.0))
+    if night:
+        noise, grain = r_sensor.uniform(2.0, 5.0), r_sensor.uniform(4.0, 9.0)
+        chroma, blur = r_sensor.uniform(2.0, 6.0), r_sensor.uniform(0.6, 1.4)
+    else:
+        noise, grain = r_sensor.uniform(0.8, 3.0), r_sensor.uniform(0.0, 2.5)
+        chroma, blur = r_sensor.uniform(0.5, 2.5), r_sensor.uniform(0.2, 1.2)
+    motion = (r_sensor.uniform(1.5, 5.0) * px_scale, r_sensor.uniform(0, 180)) if r_sensor.random() < 0.15 else None
+    quality = options.get("jpeg_quality", int(r_sensor.integers(70, 94)))
+    sharpen = r_sensor.uniform(0.3, 1.0) if r_sensor.random() < 0.4 else 0.0
+    img = optics(img, blur_sigma=blur * blur_k * px_scale, motion=motion)
+
     room = light_field(lt, world, grid.u, grid.v, width, height)
     leds = led_field(lt, world)
     if leds is None:
@@ -266,21 +280,8 @@ def render_scene(
             sheen *= 1.0 - hand_mask.astype(np.float32) / 255.0
         photo += sheen[:, :, None]
     draw_emitters(photo, cam, lt, hand_mask)
-    px_scale = width / 1640.0
-    noise_k = float(options.get("noise", 1.0))
-    blur_k = float(options.get("blur", 1.0))
-    if night:
-        noise, grain = r_sensor.uniform(2.0, 5.0), r_sensor.uniform(4.0, 9.0)
-        chroma, blur = r_sensor.uniform(2.0, 6.0), r_sensor.uniform(0.6, 1.4)
-    else:
-        noise, grain = r_sensor.uniform(0.8, 3.0), r_sensor.uniform(0.0, 2.5)
-        chroma, blur = r_sensor.uniform(0.5, 2.5), r_sensor.uniform(0.2, 1.2)
-    motion = (r_sensor.uniform(1.5, 5.0) * px_scale, r_sensor.uniform(0, 180)) if r_sensor.random() < 0.15 else None
-    quality = options.get("jpeg_quality", int(r_sensor.integers(70, 94)))
-    out = sensor(photo, r_sensor, blur_sigma=blur * blur_k * px_scale, noise_sigma=noise * noise_k,
-                 chroma_noise=chroma * noise_k, jpeg_quality=quality, motion=motion,
-                 sharpen=r_sensor.uniform(0.3, 1.0) if r_sensor.random() < 0.4 else 0.0,
-                 grain=grain * noise_k)  # fmt: skip
+    out = sensor(photo, r_sensor, noise_sigma=noise * noise_k, chroma_noise=chroma * noise_k, jpeg_quality=quality,
+                 sharpen=sharpen, grain=grain * noise_k)  # fmt: skip
 
     corners = cam.project_plane(np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], dtype=np.float64))
     label: dict[str, Any] = {

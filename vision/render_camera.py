@@ -271,21 +271,11 @@ def _noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     return _pool[start : start + n].reshape(shape)
 
 
-def sensor(
-    image: np.ndarray,
-    rng: np.random.Generator,
-    *,
-    blur_sigma: float,
-    noise_sigma: float,
-    chroma_noise: float,
-    jpeg_quality: int | None,
-    motion: tuple[float, float] | None = None,
-    sharpen: float = 0.0,
-    grain: float = 0.0,
-) -> np.ndarray:
-    """Optics and sensor on a float32 BGR image (0..255): blur, noise, 8-bit, JPEG round trip.
+def optics(image: np.ndarray, *, blur_sigma: float, motion: tuple[float, float] | None = None) -> np.ndarray:
+    """Lens blur (and camera shake) on the scene before the light is applied.
 
-    ``image`` may be modified in place.
+    Room light varies slowly across the image, so blurring the albedo (and glow)
+    layers first is the same as blurring the lit scene, at 8-bit cost.
     """
     if motion is not None and motion[0] >= 1.5:
         length, angle = motion
@@ -298,6 +288,23 @@ def sensor(
         image = cv2.filter2D(image, -1, kernel)
     if blur_sigma > 0.25:
         image = cv2.GaussianBlur(image, (0, 0), blur_sigma)
+    return image
+
+
+def sensor(
+    image: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    noise_sigma: float,
+    chroma_noise: float,
+    jpeg_quality: int | None,
+    sharpen: float = 0.0,
+    grain: float = 0.0,
+) -> np.ndarray:
+    """The sensor and the camera's processing on a float32 BGR image (0..255): noise, 8-bit, sharpening, JPEG.
+
+    ``image`` may be modified in place.
+    """
     h, w = image.shape[:2]
     if noise_sigma > 0:
         # fine luminance noise, plus the blotchy luminance and colour noise an ISP's denoiser leaves
@@ -308,7 +315,8 @@ def sensor(
         if grain > 0:
             small += _noise(rng, (hh, hw)).reshape(hh, hw, 1) * np.float32(grain)
         image += cv2.resize(cv2.GaussianBlur(small, (0, 0), 0.7), (w, h), interpolation=cv2.INTER_LINEAR)
-    out = np.clip(image, 0, 255).astype(np.uint8)
+    cv2.max(image, 0.0, dst=image)
+    out = cv2.convertScaleAbs(image)  # saturates at 255
     if sharpen > 0:
         # the camera's own sharpening: an unsharp mask, with its faint halos
         soft = cv2.GaussianBlur(out, (0, 0), 1.5)
