@@ -68,13 +68,13 @@ def stone_cells(rng: np.random.Generator, size: int, cell: float, base: BGR, mor
     edge[:, :-1] |= (labels[:, :-1] != labels[:, 1:]).astype(np.uint8)
     edge[:-1, :] |= (labels[:-1, :] != labels[1:, :]).astype(np.uint8)
     joint = max(1, int(cell * 0.08))
-    edge = cv2.dilate(edge, np.ones((joint, joint), np.uint8))
-    inside = cv2.distanceTransform(1 - edge, cv2.DIST_L2, 3)
+    joints: np.ndarray = cv2.dilate(edge, np.ones((joint, joint), np.uint8))
+    inside = cv2.distanceTransform(1 - joints, cv2.DIST_L2, 3)
     bevel = np.clip(inside / max(cell * 0.18, 1.0), 0, 1)
     tone = rng.uniform(1 - spread, 1 + spread, labels.max() + 1).astype(np.float32)[labels]
     stones = np.array(base, np.float32) * (tone * (0.72 + 0.28 * bevel))[:, :, None]
     gaps = np.broadcast_to(np.array(mortar, np.float32), stones.shape)
-    return np.where(edge[:, :, None] > 0, gaps, stones).astype(np.float32)
+    return np.where(joints[:, :, None] > 0, gaps, stones).astype(np.float32)
 
 
 def wall_sheet(style: Style, rng: np.random.Generator, size: int, tile_px: int) -> np.ndarray:
@@ -135,8 +135,7 @@ def corridor_sheet(style: Style, rng: np.random.Generator, size: int, tile_px: i
     t = float(tile_px)
     base = _mix(style.corridor, style.corridor_accent, fbm(rng, size, size, size / t * 2) * 0.5)
     if kind == "gravel":
-        speck = rng.random((size, size), dtype=np.float32)
-        speck = cv2.GaussianBlur(speck, (0, 0), max(0.6, t / 120))
+        speck: np.ndarray = cv2.GaussianBlur(rng.random((size, size), dtype=np.float32), (0, 0), max(0.6, t / 120))
         base *= (0.8 + 0.4 * (speck - speck.min()) / max(float(np.ptp(speck)), 1e-6))[:, :, None]
     elif kind == "planks":
         pw = max(4, int(t * rng.uniform(0.12, 0.2)))
@@ -182,7 +181,7 @@ def corridor_mask(openings: int, px: int, width: float, rounded: bool) -> np.nda
             if openings & bit:
                 mf[sl] = np.maximum(mf[sl], m[sl].astype(np.float32) / 255.0)
     else:
-        mf = cv2.GaussianBlur(mf, (3, 3), 0.6)
+        mf = np.asarray(cv2.GaussianBlur(mf, (3, 3), 0.6), dtype=np.float32)
     return mf
 
 
@@ -330,7 +329,7 @@ class TileArt:
             m = corridor_mask(openings, p, st.corridor_width, st.rounded)
             # printed relief: walls shade the corridor beside them, more on the side away from the light
             lx, ly = self.light_dir
-            shift = np.float32([[1, 0, lx * p * 0.05], [0, 1, ly * p * 0.05]])
+            shift = np.array([[1, 0, lx * p * 0.05], [0, 1, ly * p * 0.05]], dtype=np.float32)
             walls = cv2.warpAffine(1.0 - m, shift, (p, p), borderMode=cv2.BORDER_REPLICATE)
             shade = cv2.GaussianBlur(walls, (0, 0), p * 0.05)
             floor_k = (1.0 - st.wall_shade * shade)[:, :, None]

@@ -86,8 +86,7 @@ def draw_table(canvas: Canvas, style: Style, rng: np.random.Generator) -> None:
         # grain: bands of irregular width running along the planks, with fine streaks
         lo = float(across.min()) - 1.0
         span = float(across.max()) - lo + 2.0
-        bands = rng.random(int(span / 0.05) + 2).astype(np.float32)
-        bands = np.convolve(bands, np.ones(3, np.float32) / 3, mode="same")
+        bands = np.convolve(rng.random(int(span / 0.05) + 2), np.ones(3) / 3, mode="same")
         pos = (across - lo + 0.15 * n) / 0.05
         grain = np.interp(pos.ravel(), np.arange(len(bands)), bands).reshape(pos.shape)
         streaks = rng.random(int(span / 0.012) + 2).astype(np.float32)
@@ -254,7 +253,7 @@ def draw_card(canvas: Canvas, style: Style, rng: np.random.Generator, center: tu
         cv2.rectangle(card, (2, 2), (px - 3, py - 3), (90, 90, 90, 0), max(1, px // 50))
         draw_picture(card, ((px - 1) / 2, (py - 1) / 2), px * 0.35, picture, style, 0.0, 0.0)
     # paste via an affine warp of the card image
-    src = np.float32([[0, 0], [px - 1, 0], [px - 1, py - 1]])
+    src = np.array([[0, 0], [px - 1, 0], [px - 1, py - 1]], dtype=np.float32)
     dst = canvas.px(outline[:3]).astype(np.float32)
     m = cv2.getAffineTransform(src, dst)
     x0, y0 = np.floor(canvas.px(outline).min(axis=0)).astype(int) - 2

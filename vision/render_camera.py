@@ -315,7 +315,7 @@ def sensor(
         if grain > 0:
             small += _noise(rng, (hh, hw)).reshape(hh, hw, 1) * np.float32(grain)
         image += cv2.resize(cv2.GaussianBlur(small, (0, 0), 0.7), (w, h), interpolation=cv2.INTER_LINEAR)
-    cv2.max(image, 0.0, dst=image)
+    np.maximum(image, 0.0, out=image)
     out = cv2.convertScaleAbs(image)  # saturates at 255
     if sharpen > 0:
         # the camera's own sharpening: an unsharp mask, with its faint halos
@@ -323,6 +323,7 @@ def sensor(
         out = cv2.addWeighted(out, 1.0 + sharpen, soft, -sharpen, 0)
     if jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out

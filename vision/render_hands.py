@@ -24,6 +24,12 @@ ONE = 1 << SHIFT
 
 _SKIN: tuple[BGR, ...] = ((190, 205, 240), (150, 178, 228), (112, 148, 205), (80, 112, 168), (45, 62, 98))
 POSES: tuple[str, ...] = ("flat", "pinch", "point", "fist")
+_FINGER_LENGTHS: dict[str, tuple[float, float, float, float]] = {
+    "flat": (1.0, 1.0, 1.0, 1.0),
+    "pinch": (0.75, 0.8, 0.7, 0.6),
+    "point": (1.05, 0.4, 0.38, 0.35),
+    "fist": (0.35, 0.35, 0.33, 0.3),
+}
 
 
 def skin_tone(rng: np.random.Generator) -> BGR:
@@ -72,8 +78,7 @@ def make_arm(rng: np.random.Generator, entry: np.ndarray, target: np.ndarray, un
     palm_w = unit * rng.uniform(1.9, 2.3)
     palm_l = unit * rng.uniform(2.0, 2.4)
     finger_l = unit * rng.uniform(1.6, 2.0)
-    lengths = {"flat": [1, 1, 1, 1], "pinch": [0.75, 0.8, 0.7, 0.6], "point": [1.05, 0.4, 0.38, 0.35],
-               "fist": [0.35, 0.35, 0.33, 0.3]}[pose]  # fmt: skip
+    lengths = _FINGER_LENGTHS[pose]
     reach = finger_l * max(lengths)
     palm = target - u * (reach + palm_l * 0.42)
     wrist = palm - u * palm_l * 0.5
@@ -230,12 +235,12 @@ def draw_hands(
         draw_arm(hand, alpha, arm, (x0, y0), skin, cloth, light, rng)
         # the hand is nearer the camera than the board the lens is focused on: slightly out of focus
         defocus = max(0.6, unit * rng.uniform(0.01, 0.04))
-        hand = cv2.GaussianBlur(hand, (0, 0), defocus)
-        alpha = cv2.GaussianBlur(alpha, (0, 0), defocus)
+        hand = np.asarray(cv2.GaussianBlur(hand, (0, 0), defocus), dtype=np.float32)
+        alpha = np.asarray(cv2.GaussianBlur(alpha, (0, 0), defocus), dtype=np.float32)
         # soft shadow on the board, offset along the light (blurred at a quarter of the resolution)
         q = 4
         small = cv2.resize(alpha, ((x1 - x0 + q - 1) // q, (y1 - y0 + q - 1) // q), interpolation=cv2.INTER_AREA)
-        m = np.float32([[1, 0, light[0] * lift / q], [0, 1, light[1] * lift / q]])
+        m = np.array([[1, 0, light[0] * lift / q], [0, 1, light[1] * lift / q]], dtype=np.float32)
         small = cv2.GaussianBlur(cv2.warpAffine(small, m, small.shape[::-1]), (0, 0), blur / q)
         shadow = cv2.resize(small, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
         rgb *= (1.0 - 0.5 * shadow)[:, :, None]
