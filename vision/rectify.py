@@ -80,7 +80,9 @@ class Rectified:
     """A top-down view of the board: 7x7 tiles of ``tile_px`` and ``margin_px`` of border all round.
 
     ``homography`` maps image pixels to rectified pixels; ``corners`` are the
-    image corners it was built from (TL, TR, BR, BL).
+    image corners it was built from (TL, TR, BR, BL); ``image_shape`` the
+    photo's (height, width), which tells where the camera looks straight down
+    (objects standing on the board lean away from there).
     """
 
     image: np.ndarray
@@ -88,6 +90,7 @@ class Rectified:
     margin_px: int
     homography: np.ndarray
     corners: np.ndarray
+    image_shape: tuple[int, int] | None = None  # (height, width) of the photo, when known
 
     @property
     def size(self) -> int:
@@ -161,4 +164,5 @@ def rectify(
         margin_px=margin_px,
         homography=homography,
         corners=_as_corners(corners).copy(),
+        image_shape=(int(image.shape[0]), int(image.shape[1])),
     )

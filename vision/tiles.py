@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.board import FIXED_TILES, SIZE, Square, Tile
+from companion.board import EDITIONS, FIXED_TILES, SIZE, Square, Tile, distinct_rotations
 from companion.observation import TileReading
 from vision.rectify import Rectified
 
@@ -62,6 +62,9 @@ class TilesConfig:
     * ``prob_floor``: no side is ever certain; keeps one misread from dominating a
       candidate board's score.
     * ``exclude_weight``: how much of an excluded (pawn-covered) tile's evidence is kept.
+    * ``fixed_prior``: log-odds in favour of a fixed square's known shape when
+      decoding (a pawn on a start corner must not turn it into a T; two sides
+      clearly contradicting it still win, which grid_quality then flags).
     * ``spread_inflation``: widens the learned class spreads, because 64 samples
       underestimate the tails.
     """
@@ -72,7 +75,8 @@ class TilesConfig:
     edge_lo: float = 0.05
     edge_hi: float = 0.27
     prob_floor: float = 0.01
-    exclude_weight: float = 0.35
+    exclude_weight: float = 0.9
+    fixed_prior: float = 6.0
     spread_inflation: float = 1.3
     ridge: float = 1.0
 
@@ -252,15 +256,46 @@ def edge_probabilities(
     return prob, model
 
 
-def decode(prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Most likely valid shape per tile and its posterior: ((...,) Tile masks, (...,) confidences)."""
+def decode(prob: np.ndarray, log_prior: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Most likely valid shape per tile and its posterior: ((...,) Tile masks, (...,) confidences).
+
+    ``log_prior`` (..., 10), in the order of :class:`Tile`, adds what is known
+    beforehand (the fixed tiles' shapes).
+    """
     p = np.clip(prob, 1e-6, 1 - 1e-6)
     loglik = np.log(p)[..., None, :] * _SHAPE_SIDES + np.log1p(-p)[..., None, :] * (1.0 - _SHAPE_SIDES)
     total = loglik.sum(axis=-1)  # (..., 10)
+    if log_prior is not None:
+        total = total + log_prior
     best = total.argmax(axis=-1)
     post = np.exp(total - total.max(axis=-1, keepdims=True))
     post /= post.sum(axis=-1, keepdims=True)
     return _SHAPES[best], np.take_along_axis(post, best[..., None], axis=-1)[..., 0]
+
+
+def _movable_prior() -> np.ndarray:
+    """Log-prior (10,) of a movable square's shape from the editions' inventories.
+
+    About 28 of the 34 movable tiles are straights or corners and 6 are Ts, so
+    when the evidence cannot tell a corner from a T (a side hidden under a
+    pawn) the corner is the better bet. Averaged over the editions.
+    """
+    counts = np.zeros(len(_SHAPES))
+    for edition in EDITIONS.values():
+        for tile, _ in edition.movable_tiles():
+            orientations = distinct_rotations(int(tile))
+            for mask in orientations:
+                counts[int(np.flatnonzero(mask == _SHAPES)[0])] += 1.0 / len(orientations)
+    freq = counts / counts.sum()
+    return np.log(np.maximum(freq, 1e-3))
+
+
+def _shape_prior(strength: float) -> np.ndarray:
+    """Log-prior (7, 7, 10): inventory frequencies on movable squares; fixed squares favour their known shape."""
+    prior = np.broadcast_to(_movable_prior(), (SIZE, SIZE, len(_SHAPES))).copy()
+    for (r, c), tile in FIXED_TILES.items():
+        prior[r, c] = np.where(int(tile) == _SHAPES, 0.0, -strength)
+    return prior
 
 
 def read_tiles(
@@ -273,7 +308,9 @@ def read_tiles(
     """
     cfg = config or DEFAULT_CONFIG
     prob, model = edge_probabilities(rect, cfg, exclude)
-    shapes, conf = decode(prob)
+    # The edges stay the frame's evidence (the referee and grid_quality weigh them);
+    # only the decoded shape of a fixed square leans on its known openings.
+    shapes, conf = decode(prob, _shape_prior(cfg.fixed_prior))
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
     out = []
