@@ -3,28 +3,34 @@
 Nothing here assumes an edition's colours. The board is found by what every
 Labyrinth board has:
 
-1. **Orientation** — tile seams and corridor walls all run along the board's
-   two axes, so the image gradients' angles (modulo 90°) pile up at the board's
-   rotation. With rotations up to ±30°, the peak in [-45°, 45°) is the angle of
-   the board's top edge.
-2. **Tile size** — along those axes the signed gradients repeat every tile:
-   the autocorrelation of the gradient (summed over rows and columns, so a
-   table, cards or noise average out) peaks at the tile pitch.
-3. **Position** — where the gradient is periodic at that pitch a 7x7 window
-   is summed; the best window is the tile area to within a tile. The exact
-   phase and which 7x7 of the periodic pattern is the board come from the 16
-   fixed tiles: a corridor/wall discriminant learned on their 64 known edges
-   separates best at the true grid (a shift by one tile puts the fixed tiles on
-   movable squares; half a tile puts corners where centres should be).
+1. **Lattice** — tile seams and corridor walls repeat every tile along the
+   board's two axes. Two estimators propose tile lattice vectors: the
+   gradient-angle histogram (modulo 90° for the rotation, then each axis on
+   its own, since tilt skews them) with the 1-D autocorrelation of the signed
+   gradient along each axis for the pitch; and the 2-D autocorrelation of the
+   signed gradient, whose first peaks are the lattice vectors (checked on
+   their multiples, so a half-tile echo loses). Table texture, cards and noise
+   do not repeat and average out.
+2. **Position** — where the gradient repeats at that pitch a 7x7 window is
+   summed, which places the board to within a tile or two. The phase, which
+   7x7 window of the periodic pattern is the board, and the two pitches come
+   from the 16 fixed tiles: a corridor/wall discriminant learned on their 64
+   known edges separates best at the true grid (a shift by one tile puts the
+   fixed tiles on movable squares; half a tile puts corners where edges are).
+3. **Polish** — the four corners move independently (a homography: tilt and
+   perspective) to maximise that separation; a strongly tilted board is
+   first pulled in with a wider-basin score (tile centres against grid
+   crossings on a blurred copy).
 4. **Refinement** at full resolution — corridors run through the middle of
    every tile, so in a rectified view the centre line of each open corridor
-   arm is the tile's centre line. Measuring ~120 arm centres and fitting a
-   small homography correction to them (robustly, iterated) gives sub-tile,
-   typically ~1 px, corners under tilt and perspective.
+   arm is the tile's centre line. About 120 arm centres are measured and a
+   homography plus one radial lens-distortion term is fitted to them
+   (robustly, iterated): corners to ~1-2 px on day photos, a wide lens
+   included.
 
-Steps 1–3 work on a downscaled copy (``work_px`` on the long side) for speed.
-When ArUco markers (4x4_50, ids 0–3 at TL TR BR BL) are visible they seed
-step 3 with the board's frame instead of the periodicity search.
+Steps 1–3 work on a block-averaged copy (``work_px`` on the long side) for
+speed. Markers are not needed and not used: the board's own tiles are the
+target. Row 0 is the board edge nearest the image top (rotations up to ±30°).
 """
 
 from __future__ import annotations
@@ -74,7 +80,6 @@ class LocateConfig:
     refine_iterations: int = 3
     min_separation: float = 1.2
     clear_separation: float = 6.0
-    use_markers: bool = True
 
 
 DEFAULT_CONFIG = LocateConfig()
@@ -819,28 +824,6 @@ def _solve_board_from_ideal(
     hom = np.append(hn, 1.0).reshape(3, 3) @ norm
     resid = _predict(hom, ideal, axis) - expected
     return hom, float((weights * resid * resid).sum() / max(weights.sum(), 1e-9))
-
-
-# --------------------------------------------------------------------------- markers
-
-
-def _marker_quad(work: np.ndarray) -> np.ndarray | None:
-    """Centres of ArUco 4x4_50 markers 0..3 (TL TR BR BL) when all four are visible, else None."""
-    aruco = getattr(cv2, "aruco", None)
-    if aruco is None:
-        return None
-    detector = aruco.ArucoDetector(aruco.getPredefinedDictionary(aruco.DICT_4X4_50), aruco.DetectorParameters())
-    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    found, ids, _ = detector.detectMarkers(grey)
-    if ids is None:
-        return None
-    centres: dict[int, np.ndarray] = {}
-    for quad, marker in zip(found, ids.ravel(), strict=True):
-        if 0 <= int(marker) <= 3:
-            centres[int(marker)] = quad.reshape(4, 2).mean(axis=0)
-    if len(centres) < 4:
-        return None
-    return np.array([centres[i] for i in range(4)], dtype=np.float64)
 
 
 # --------------------------------------------------------------------------- entry point
