@@ -178,8 +178,8 @@ def render_scene(
     scale = min(scale, math.sqrt(9e6 / area) * scale) if area > 9e6 else scale
     canvas = rb.Canvas.covering((float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), scale)
 
-    frame = r_layout.uniform(0.4, 0.75)
-    gap = r_layout.uniform(0.02, 0.05)
+    frame = r_layout.uniform(0.3, 0.8)
+    gap = r_layout.uniform(0.012, 0.05)
     rb.draw_table(canvas, style, r_layout)
     flat_shadows = [rb._rounded_rect(-frame, -frame, SIZE + frame, SIZE + frame, frame * 0.35)
                     + np.array(lt.light_dir) * 0.12]  # fmt: skip

@@ -144,7 +144,9 @@ def make_style(look: str, rng: np.random.Generator) -> Style:
         corridor=j(base.corridor, sat=0.3, val=0.08),
         corridor_accent=j(base.corridor_accent, sat=0.3, val=0.1),
         corridor_texture=corridor_texture,
-        corridor_width=float(np.clip(base.corridor_width * rng.uniform(0.85, 1.12), 0.28, 0.5)),
+        # now and then wide paths with thin walls, as some editions draw them
+        corridor_width=float(rng.uniform(0.5, 0.6)) if rng.random() < 0.12
+        else float(np.clip(base.corridor_width * rng.uniform(0.85, 1.12), 0.28, 0.5)),
         rounded=base.rounded if rng.random() < 0.8 else not base.rounded,
         outline=None if outline is None else j(outline, val=0.2),
         outline_width=base.outline_width * rng.uniform(0.7, 1.4),
@@ -156,7 +158,7 @@ def make_style(look: str, rng: np.random.Generator) -> Style:
         table_accent=jitter_color(rng, table, hue=0.02, sat=0.2, val=0.25),
         table_texture=table_texture,
         plaque=None if base.plaque is None or rng.random() < 0.15 else j(base.plaque, val=0.08),
-        picture_scale=base.picture_scale * rng.uniform(0.88, 1.12),
+        picture_scale=base.picture_scale * rng.uniform(0.88, 1.3),
         glow_walls=base.glow_walls * rng.uniform(0.7, 1.2),
         glow_pictures=base.glow_pictures * rng.uniform(0.7, 1.2),
         start_rings=base.start_rings if rng.random() < 0.8 else not base.start_rings,
