@@ -269,7 +269,8 @@ def test_render_photos_command_writes_labelled_pairs(tmp_path: Path, capsys: pyt
 
 @pytest.mark.parametrize(
     "argv",
-    [["--size", "big"], ["--size", "10x10"], ["--count", "-1"], ["--occluded-fraction", "2"], ["--quality", "0"]],
+    [["--size", "big"], ["--size", "10x10"], ["--count", "-1"], ["--occluded-fraction", "2"], ["--quality", "0"],
+     ["--look", "neon"], ["--look", "classic,neon"], ["--max-kb", "0"]],
 )
 def test_render_photos_rejects_bad_options(tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["render-photos", str(tmp_path / "x"), *argv]) == 2
@@ -349,3 +350,14 @@ def test_a_push_changes_only_the_pushed_line_between_frames() -> None:
     on_board = (world[:, 0] > 0) & (world[:, 0] < SIZE) & (world[:, 1] > 0) & (world[:, 1] < SIZE)
     in_column = (world[:, 0] > 0.9) & (world[:, 0] < 2.1)
     assert np.mean(in_column[on_board]) > 0.98
+
+
+def test_render_photos_picks_from_a_list_of_looks(tmp_path: Path) -> None:
+    from vision.cli_render import parse_looks
+
+    assert parse_looks(None) is None and parse_looks("mixed") is None
+    assert parse_looks("Hedge, glow") == ["hedge", "glow"]
+    out = tmp_path / "held_out"
+    argv = ["render-photos", str(out), "--count", "4", "--size", "160x120", "--look", "hedge,glow", "--quiet"]
+    assert main(argv) == 0
+    assert len(list(out.glob("*.json"))) == 4

@@ -33,6 +33,17 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def parse_looks(text: str | None) -> list[str] | None:
+    """``--look`` value -> the looks to pick from (None: any look, chosen by the renderer from the seed)."""
+    if text is None or text.strip().lower() == "mixed":
+        return None
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in LOOKS]
+    if unknown or not names:
+        raise UsageError(f"unknown --look {', '.join(unknown) or text!r}: choose from {', '.join(LOOKS)} or mixed")
+    return names
+
+
 def occluded_indices(count: int, fraction: float, seed: int) -> set[int]:
     """Which of ``count`` images show hands: ``round(count * fraction)`` of them, spread by ``seed``."""
     k = round(count * fraction)
@@ -65,11 +76,12 @@ def run(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create {out}: {exc.strerror}") from None
-    look = None if args.look in (None, "mixed") else args.look
+    looks = parse_looks(args.look)
     hands = occluded_indices(args.count, args.occluded_fraction, args.seed)
     for i in range(args.count):
         seed = args.seed + i
         # the file is compressed once, at --quality: no extra JPEG round trip inside the renderer
+        look = None if looks is None else looks[random.Random(seed).randrange(len(looks))]
         image, label = random_scene(seed, look=look, lighting=args.lighting, size=size, occlusion=i in hands,
                                     jpeg_quality=None)  # fmt: skip
         stem = out / f"{i:04d}"
@@ -97,8 +109,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--count", type=int, default=10, help="number of photos (default 10)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first photo; photo i uses SEED+i (default 0)")
     p.add_argument("--lighting", choices=LIGHTINGS, default="day", help="day or night (default day)")
-    p.add_argument("--look", choices=(*LOOKS, "mixed"), default=None,
-                   help="artwork look (default: mixed, a random look per photo)")  # fmt: skip
+    p.add_argument("--look", default=None, metavar="NAME[,NAME...]",
+                   help=f"artwork look, or a comma-separated list to pick from per photo ({', '.join(LOOKS)}); "
+                        "default: mixed, any look")  # fmt: skip
     p.add_argument("--occluded-fraction", type=float, default=0.0, metavar="F",
                    help="share of photos with hands over the board, 0..1 (default 0)")  # fmt: skip
     p.add_argument("--size", default="1640x1232", metavar="WxH", help="image size (default 1640x1232)")
