@@ -80,12 +80,15 @@ def frame_problem(image: np.ndarray, config: OcclusionConfig | None = None) -> s
     return None
 
 
-def board_level(rect: Rectified) -> float:
-    """Median grey level of the tile area (tells a night frame from a day one)."""
-    m, side = rect.margin_px, SIZE * rect.tile_px
-    area = rect.image[m : m + side, m : m + side]
-    grey = cv2.cvtColor(area, cv2.COLOR_BGR2GRAY)
-    return float(np.median(grey[::2, ::2]))
+def frame_level(image: np.ndarray) -> float:
+    """90th-percentile grey level of the whole frame: tells a darkened room (night) from daylight.
+
+    The whole frame, not the board, because a dark-walled edition in daylight has a
+    dark board but a lit table; at night the table is dark too.
+    """
+    step = max(1, min(image.shape[:2]) // 240)
+    grey = cv2.cvtColor(image[::step, ::step], cv2.COLOR_BGR2GRAY)
+    return float(np.percentile(grey, 90))
 
 
 def sharpness(rect: Rectified) -> float:

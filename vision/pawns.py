@@ -1,42 +1,54 @@
 """Pawns: red, yellow, green and blue pieces standing on the rectified board.
 
 A pawn is a compact, saturated, *raised* object. The board itself may be
-colourful (a green hedge look has green walls, the classic frame is blue,
-treasure pictures are colourful, the companion's LEDs tint whole squares), so
-a colour alone is not enough. What sets a pawn apart:
+colourful — a green hedge look has green walls, the classic frame is blue,
+treasure pictures are colourful, start squares carry coloured rings, the
+companion's LEDs tint whole squares — so colour alone is not enough:
 
-* compact: a blob a fraction of a tile across, not a wall strip or a frame;
-* saturated and *distinct from the board's own colours*: a colour that covers
-  a large share of the board (hedge walls, a blue frame) is learned from the
-  frame itself and pixels near it do not count as pawn;
-* concentrated: an LED tint spreads thinly over a square, a pawn is dense.
+1. **Candidates.** Pixels of a pawn hue (clearly saturated and lit) inside the
+   tile area, minus *the board's own walls*: where the tiles' openings (read
+   first) say there is wall, pixels that look like this frame's wall colour (a
+   Gaussian in Lab learned from those very wall zones) are dropped. A green pawn
+   on a green hedge then no longer merges with the hedge, yet keeps its
+   highlights, its shaded side, and everything standing over the corridor.
+2. **Evidence.** Each connected blob is described by edition-free facts of a
+   raised, lit solid: its size and compactness (a pawn's foot is ~0.4 tile
+   across), saturation, *internal shading* (a flat printed picture is evenly
+   lit; a round pawn has a lit and a shaded side, measured away from the blob's
+   anti-aliased rim), a specular glint, and its elongation away from the camera.
+3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`,
+   fitted on rendered boards of four artwork looks and checked on looks left
+   out) gives a confidence. Each colour is reported at most once (its best blob)
+   and only above ``min_confidence``; at night above ``night_min_confidence``
+   ("report a pawn only when really seen": the referee tracks pawns in the dark).
 
-Seen slightly from the side, a pawn's body leans away from the camera's
-nadir (in the rectified view: away from where the image centre maps), so it
-is assigned to the square of its *base*: the blob's end nearest the camera
-point, moved in by half the blob's width.
+A pawn leans away from the camera's nadir, so it is assigned to the square of
+its *base*: the blob's end nearest the camera point, moved in by the foot's
+radius.
 
-Uncalibrated hue ranges work for the four colours; a colour model from
-calibration makes them tighter. ``calibration.json`` schema (all optional)::
+Uncalibrated hue ranges work for the four colours; calibration narrows them.
+``calibration.json`` schema (all optional)::
 
     {"pawn_colors": {"red": {"lab": [L, a, b]}, "blue": {"lab": [...]}, ...}}
 
-with OpenCV 8-bit Lab values (L 0..255, a and b offset by 128), the mean colour
-of each pawn's body learned at setup. At night a pawn is reported only when
-seen with high confidence (``night_min_confidence``); the referee tracks pawns
-through the dark.
+OpenCV 8-bit Lab values (L 0..255, a and b offset by 128) of each pawn's body,
+learned at setup with :func:`learn_colour_model`; a calibrated colour's hue range
+becomes its learned hue ± ``calibrated_hue_tolerance``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.board import SIZE, Color, Square
+from companion.observation import TileReading
 from vision.rectify import Rectified
 
 #: Uncalibrated OpenCV hue ranges (0..180) per colour; red wraps around 0.
@@ -47,32 +59,48 @@ HUE_RANGES: dict[Color, tuple[tuple[int, int], ...]] = {
     Color.BLUE: ((96, 130),),
 }
 
+FEATURES: tuple[str, ...] = (
+    "log_area", "log_area_small", "log_area_large", "fill", "extent", "saturation", "inner_cv", "inner_range",
+    "value_cv", "dark_share", "glint", "centre_offset", "solidity", "elongation", "shadow", "ring_level",
+)  # fmt: skip
+
+#: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
+PAWN_WEIGHTS: tuple[float, ...] = (
+    3.861, 4.961, -4.92, -10.08, -1.379, 21.39, 6.774, 7.837, -18.16, 6.665, 0.5297, -9.941, 18.1, 2.598, 5.683,
+    3.497, -28.17,
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class PawnConfig:
-    """Pawn thresholds (fractions are of one tile's side or area).
+    """Pawn thresholds.
 
-    ``min_saturation``/``min_value``: a pawn pixel is clearly coloured and lit.
-    ``min_area``/``max_area``: blob area range in tile areas.
-    ``max_extent``: longest blob side in tiles (a pawn leans, so it may exceed its base).
-    ``min_fill``: blob area / bounding-box area (compactness).
-    ``board_share``: a colour covering more than this share of the tile area is
-    part of the board's artwork; its pixels then need ``artwork_distance`` (Lab)
-    from the artwork's colour to count.
-    ``min_confidence`` / ``night_min_confidence``: report threshold by lighting.
+    ``min_saturation``/``min_value``: a candidate pixel is clearly coloured and lit.
+    ``min_area``: blobs smaller than this (tile areas) are noise, not pawns.
+    ``max_area``: blobs larger are artwork (a frame, a wall run), not a pawn.
+    ``wall_zone``: distance from a tile's corridor centre lines (tiles) beyond which
+    the tile is wall whatever the edition (corridors are at most ~0.5 tile wide);
+    the wall colour is learned there.
+    ``corridor_core``: distance within which the tile is corridor whatever the edition
+    (corridors are at least ~0.28 tile wide); pawn-coloured pixels there are kept even
+    when they look like the walls, everywhere else wall-like pixels are dropped.
+    ``wall_distance2``: squared Mahalanobis distance to the wall colour under which a
+    wall-zone pixel is wall.
+    ``min_confidence``/``night_min_confidence``: report thresholds by lighting.
+    ``weights``: the logistic model (see module doc).
     """
 
-    min_saturation: int = 110
-    min_value: int = 70
-    min_area: float = 0.05
-    max_area: float = 0.9
-    max_extent: float = 1.5
-    min_fill: float = 0.35
-    board_share: float = 0.04
-    artwork_distance: float = 28.0
+    min_saturation: int = 90
+    min_value: int = 40
+    min_area: float = 0.03
+    max_area: float = 1.2
+    wall_zone: float = 0.27
+    corridor_core: float = 0.12
+    wall_distance2: float = 12.0
     min_confidence: float = 0.5
-    night_min_confidence: float = 0.8
-    lab_distance: float = 30.0
+    night_min_confidence: float = 0.9
+    calibrated_hue_tolerance: int = 12
+    weights: tuple[float, ...] = PAWN_WEIGHTS
     hue_ranges: Mapping[Color, tuple[tuple[int, int], ...]] = field(default_factory=lambda: dict(HUE_RANGES))
 
 
@@ -86,6 +114,19 @@ class PawnDetection:
     base: tuple[float, float]
     box: tuple[int, int, int, int]
     area: float
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A blob of one pawn colour with its features (for the decision and for tuning)."""
+
+    color: Color
+    features: tuple[float, ...]
+    base: tuple[float, float]
+    box: tuple[int, int, int, int]
+    area: float
+    labels: np.ndarray = field(repr=False, compare=False)
+    index: int = 0
 
 
 @dataclass(frozen=True)
@@ -108,78 +149,108 @@ class ColourModel:
                 triple = tuple(float(v) for v in values)
             except (ValueError, TypeError, KeyError):
                 continue
-            if len(triple) == 3:
+            if len(triple) == 3 and all(math.isfinite(v) for v in triple):
                 lab[color] = triple  # type: ignore[assignment]
         return cls(lab) if lab else None
 
     def to_calibration(self) -> dict[str, Any]:
         return {"pawn_colors": {str(c): {"lab": [round(v, 1) for v in lab]} for c, lab in self.lab.items()}}
 
+    def hue_ranges(self, base: Mapping[Color, tuple[tuple[int, int], ...]], tolerance: int) -> dict:
+        """``base`` with each calibrated colour's range replaced by its learned hue ± ``tolerance``."""
+        out = dict(base)
+        for color, lab in self.lab.items():
+            pixel = np.clip(np.array([[lab]], dtype=np.float32), 0, 255).astype(np.uint8)
+            hue = int(cv2.cvtColor(cv2.cvtColor(pixel, cv2.COLOR_Lab2BGR), cv2.COLOR_BGR2HSV)[0, 0, 0])
+            lo, hi = hue - tolerance, hue + tolerance
+            if lo < 0:
+                out[color] = ((0, hi), (180 + lo, 180))
+            elif hi > 180:
+                out[color] = ((lo, 180), (0, hi - 180))
+            else:
+                out[color] = ((lo, hi),)
+        return out
+
 
 def learn_colour_model(rect: Rectified, pawns: Mapping[Color, Square], config: PawnConfig | None = None) -> ColourModel:
-    """Learn the pawns' Lab means from a frame where their squares are known (e.g. the start position)."""
+    """Learn the pawns' Lab medians from a frame where their squares are known (e.g. the start position)."""
     cfg = config or PawnConfig()
     hsv = cv2.cvtColor(rect.image, cv2.COLOR_BGR2HSV)
     lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab)
     learned: dict[Color, tuple[float, float, float]] = {}
     for color, (r, c) in pawns.items():
-        x0, y0, x1, y1 = _square_region(rect, r, c, grow=0.5)
-        mask = _hue_mask(hsv[y0:y1, x0:x1], cfg.hue_ranges[color], cfg)
+        x0, y0, x1, y1 = rect.tile_box(r, c)
+        g = rect.tile_px // 3
+        region = (slice(max(0, y0 - g), y1 + g), slice(max(0, x0 - g), x1 + g))
+        mask = _hue_mask(hsv[region], cfg.hue_ranges[color], cfg)
         if int(mask.sum()) >= 10:
-            values = lab[y0:y1, x0:x1][mask > 0].reshape(-1, 3).astype(np.float64)
+            values = lab[region][mask].reshape(-1, 3).astype(np.float64)
             learned[color] = tuple(float(v) for v in np.median(values, axis=0))  # type: ignore[assignment]
     return ColourModel(learned)
 
 
-# --------------------------------------------------------------------------- detection
+# --------------------------------------------------------------------------- wall zones
 
 
-def find_pawns(
-    rect: Rectified,
-    config: PawnConfig | None = None,
-    model: ColourModel | None = None,
-    *,
-    lighting: str = "day",
-    camera: Iterable[float] | None = None,
-) -> list[PawnDetection]:
-    """The pawns on the board, at most one per colour (several colours may share a square).
+@cache
+def _zone_masks(tile_px: int, zone: float, core: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per opening mask (16, t, t): certain wall, certain corridor, and corridor *arms*.
 
-    ``camera`` is the image centre in rectified pixels (where the pawns lean away
-    from); by default the board centre.
+    Certain wall: farther than ``zone`` (tiles) from the corridor centre lines.
+    Certain corridor: within ``core`` of them. Arms: certain corridor farther than
+    0.3 tile from the tile's centre, where no picture or pawn foot sits.
     """
-    cfg = config or PawnConfig()
-    t = rect.tile_px
-    image = rect.image
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-    cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
-    if not np.all(np.isfinite(cam)):
-        cam = np.array([rect.size / 2.0] * 2)
-    m = rect.margin_px
-    board_area = (SIZE * t) ** 2
-    lab_f = lab.astype(np.float32)
-    detections: list[PawnDetection] = []
-    for color, ranges in cfg.hue_ranges.items():
-        mask = _hue_mask(hsv, ranges, cfg)
-        if model is not None and color in model.lab:
-            mask &= _lab_near(lab_f, model.lab[color], cfg.lab_distance)
-        inner = mask[m : m + SIZE * t, m : m + SIZE * t]
-        share = float(np.count_nonzero(inner)) / board_area
-        if share > cfg.board_share and (model is None or color not in model.lab):
-            # This colour is part of the artwork: keep only pixels unlike the artwork's typical colour.
-            art = np.median(lab_f[mask > 0].reshape(-1, 3), axis=0)
-            mask &= ~_lab_near(lab_f, tuple(art), cfg.artwork_distance)
-        mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, _KERNEL)
-        best = _best_blob(mask, hsv, color, cam, rect, cfg)
-        if best is None:
-            continue
-        threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
-        if best.confidence >= threshold:
-            detections.append(best)
-    return detections
+    t = tile_px
+    yy, xx = np.mgrid[0:t, 0:t].astype(np.float64)
+    c = (t - 1) / 2.0
+    px, py = xx - c, yy - c
+    radius = np.hypot(px, py)
+    wall = np.zeros((16, t, t), dtype=bool)
+    corridor = np.zeros((16, t, t), dtype=bool)
+    for mask in range(16):
+        dist = radius.copy()
+        for bit, (dx, dy) in ((1, (0, -1)), (2, (1, 0)), (4, (0, 1)), (8, (-1, 0))):
+            if mask & bit:
+                along = np.clip(px * dx + py * dy, 0, t / 2.0)
+                dist = np.minimum(dist, np.hypot(px - along * dx, py - along * dy))
+        wall[mask] = dist > zone * t
+        corridor[mask] = dist <= core * t
+    arms = corridor & (radius > 0.3 * t)[None]
+    return wall, corridor, arms
 
 
-_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+def zones(rect: Rectified, tiles: Sequence[TileReading], zone: float = 0.27, core: float = 0.12) -> np.ndarray:
+    """(3, H, W) booleans over the rectified image: certain wall, certain corridor, corridor arms.
+
+    From the read openings; outside the tile area all three are False.
+    """
+    t, m = rect.tile_px, rect.margin_px
+    shapes = np.array([int(r.openings) for r in tiles], dtype=np.int64).reshape(SIZE, SIZE)
+    out = np.zeros((3, *rect.image.shape[:2]), dtype=bool)
+    for k, per_shape in enumerate(_zone_masks(t, zone, core)):
+        board = per_shape[shapes].transpose(0, 2, 1, 3).reshape(SIZE * t, SIZE * t)
+        out[k, m : m + SIZE * t, m : m + SIZE * t] = board
+    return out
+
+
+def _gaussian(lab: np.ndarray, zone: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Robust Lab mean and inverse covariance of the pixels in ``zone`` (None when too few)."""
+    samples = lab[zone][::3].astype(np.float64)
+    if len(samples) < 50:
+        return None
+    keep = samples
+    for _ in range(3):
+        mu = keep.mean(axis=0)
+        cov = np.cov(keep.T) + np.eye(3) * 4.0
+        inv = np.linalg.inv(cov)
+        d = samples - mu
+        keep = samples[np.einsum("ij,jk,ik->i", d, inv, d) < 9.0]
+        if len(keep) < 30:
+            return None
+    return keep.mean(axis=0), np.linalg.inv(np.cov(keep.T) + np.eye(3) * 4.0)
+
+
+# --------------------------------------------------------------------------- detection
 
 
 def _hue_mask(hsv: np.ndarray, ranges: Iterable[tuple[int, int]], cfg: PawnConfig) -> np.ndarray:
@@ -190,75 +261,199 @@ def _hue_mask(hsv: np.ndarray, ranges: Iterable[tuple[int, int]], cfg: PawnConfi
     return hue & (s >= cfg.min_saturation) & (v >= cfg.min_value)
 
 
-def _lab_near(lab: np.ndarray, ref: Iterable[float], distance: float) -> np.ndarray:
-    d = lab - np.asarray(tuple(ref), dtype=np.float32)
-    return np.einsum("...i,...i->...", d, d) <= distance * distance
+def candidates(
+    rect: Rectified,
+    tiles: Sequence[TileReading] | None,
+    config: PawnConfig | None = None,
+    model: ColourModel | None = None,
+    camera: Iterable[float] | None = None,
+) -> list[Candidate]:
+    """Every blob of a pawn colour in the tile area, with its features (see module doc)."""
+    cfg = config or PawnConfig()
+    t, m = rect.tile_px, rect.margin_px
+    hsv = cv2.cvtColor(rect.image, cv2.COLOR_BGR2HSV)
+    inside = np.zeros(hsv.shape[:2], dtype=bool)
+    inside[m : m + SIZE * t, m : m + SIZE * t] = True
+    ranges = model.hue_ranges(cfg.hue_ranges, cfg.calibrated_hue_tolerance) if model else cfg.hue_ranges
+    masks = {color: _hue_mask(hsv, rng, cfg) & inside for color, rng in ranges.items()}
+    if tiles is not None and len(tiles) == SIZE * SIZE:
+        masks = _drop_artwork(rect, tiles, masks, cfg)
+    cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
+    if cam.shape != (2,) or not np.all(np.isfinite(cam)):
+        cam = np.array([rect.size / 2.0] * 2)
+    k = max(3, round(t / 16)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out: list[Candidate] = []
+    for color, mask in masks.items():
+        mask8 = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask8, connectivity=8)
+        for i in range(1, count):
+            x, y, w, h, area = (int(v) for v in stats[i])
+            rel = area / float(t * t)
+            if rel < cfg.min_area or rel > cfg.max_area:
+                continue
+            feats, base = _features(labels == i, hsv, (x, y, w, h), cam, rect)
+            out.append(Candidate(color, feats, base, (x, y, w, h), rel, labels, i))
+    return out
 
 
-def _best_blob(
-    mask: np.ndarray, hsv: np.ndarray, color: Color, cam: np.ndarray, rect: Rectified, cfg: PawnConfig
-) -> PawnDetection | None:
-    t = rect.tile_px
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    best: PawnDetection | None = None
-    for i in range(1, count):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        rel_area = area / float(t * t)
-        if rel_area < cfg.min_area * 0.5 or rel_area > cfg.max_area * 1.5:
+def _drop_artwork(
+    rect: Rectified, tiles: Sequence[TileReading], masks: dict[Color, np.ndarray], cfg: PawnConfig
+) -> dict[Color, np.ndarray]:
+    """Remove pixels that look like this frame's corridor (anywhere) or walls (outside the corridor core)."""
+    wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
+    coloured = np.zeros(wall.shape, dtype=bool)
+    for mask in masks.values():
+        coloured |= mask
+    ys, xs = np.nonzero(coloured)
+    if len(ys) == 0:
+        return masks
+    lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab)
+    values = lab[ys, xs].astype(np.float64)
+    artwork = np.zeros(len(ys), dtype=bool)
+    for zone, where in ((wall, ~corridor[ys, xs]), (arms, np.ones(len(ys), dtype=bool))):
+        gauss = _gaussian(lab, zone)
+        if gauss is None:
             continue
-        if max(w, h) > cfg.max_extent * t:
-            continue
-        fill = area / float(w * h)
-        if fill < cfg.min_fill:
-            continue
-        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
-        pts = np.stack([xs + x, ys + y], axis=1).astype(np.float64)
-        base = _base_point(pts, cam)
-        r = int(np.floor((base[1] - rect.margin_px) / t))
-        c = int(np.floor((base[0] - rect.margin_px) / t))
-        if not (0 <= r < SIZE and 0 <= c < SIZE):
-            continue
-        sat = float(hsv[..., 1][y : y + h, x : x + w][labels[y : y + h, x : x + w] == i].mean())
-        confidence = _confidence(rel_area, fill, sat, cfg)
-        if best is None or confidence > best.confidence:
-            best = PawnDetection(color, (r, c), confidence, (float(base[0]), float(base[1])), (x, y, w, h), rel_area)
-    return best
+        mu, inv = gauss
+        d = values - mu
+        artwork |= where & (np.einsum("ij,jk,ik->i", d, inv, d) < cfg.wall_distance2)
+    drop = np.zeros(wall.shape, dtype=bool)
+    drop[ys[artwork], xs[artwork]] = True
+    return {color: mask & ~drop for color, mask in masks.items()}
 
 
-def _base_point(pts: np.ndarray, cam: np.ndarray) -> np.ndarray:
-    """The pawn's foot: the blob end nearest the camera point, moved in by half the blob's width."""
+def _features(
+    full_blob: np.ndarray, full_hsv: np.ndarray, box: tuple[int, int, int, int], cam: np.ndarray, rect: Rectified
+) -> tuple[tuple[float, ...], tuple[float, float]]:
+    t, m = rect.tile_px, rect.margin_px
+    x, y, w, h = box
+    origin = (x, y)
+    blob = full_blob[y : y + h, x : x + w]
+    hsv = full_hsv[y : y + h, x : x + w]
+    area = float(blob.sum())
+    s = hsv[..., 1][blob].astype(np.float64)
+    v_all = hsv[..., 2]
+    v = v_all[blob].astype(np.float64)
+    k = max(3, round(t / 10)) | 1
+    inner = cv2.erode(np.pad(blob.astype(np.uint8), 1), np.ones((k, k), np.uint8))[1:-1, 1:-1] > 0
+    vin = v_all[inner].astype(np.float64) if inner.sum() >= 5 else v
+    p90, p10 = np.percentile(vin, 90), np.percentile(vin, 10)
+    p95 = float(np.percentile(v, 95))
+    ys, xs = np.nonzero(blob)
+    pts = np.stack([xs + origin[0], ys + origin[1]], axis=1).astype(np.float64)
+    hull_pts = np.stack([xs, ys], axis=1).astype(np.int32)
+    hull = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(hull_pts), 1)
+    holes = (hull > 0) & ~blob
+    glint = float((holes & (v_all > 190) & (hsv[..., 1] < 90)).sum()) * (48.0 / t) ** 2
     centroid = pts.mean(axis=0)
+    offset = math.hypot(((centroid[0] - m) / t) % 1 - 0.5, ((centroid[1] - m) / t) % 1 - 0.5)
     direction = centroid - cam
-    norm = float(np.hypot(*direction))
-    if norm < 1e-6:
-        return centroid
-    d = direction / norm
+    norm = math.hypot(*direction)
+    d = direction / norm if norm > 1e-6 else np.array([1.0, 0.0])
     along = (pts - centroid) @ d
     across = (pts - centroid) @ np.array([-d[1], d[0]])
-    half_width = max(1.0, float(np.percentile(across, 95) - np.percentile(across, 5)) / 2.0)
-    near = float(np.percentile(along, 3))
-    far = float(np.percentile(along, 97))
-    offset = min(near + half_width, (near + far) / 2.0)
-    return centroid + d * offset
+    a_lo, a_hi = np.percentile(along, [5, 95])
+    c_lo, c_hi = np.percentile(across, [5, 95])
+    elongation = (a_hi - a_lo + 1.0) / (c_hi - c_lo + 1.0)
+    shadow, ring_level = _surroundings(full_blob, full_hsv, box, centroid, t)
+    log_area = math.log(max(area / (t * t), 1e-3) / 0.16)
+    feats = (
+        log_area,
+        min(log_area, 0.0),
+        max(log_area, 0.0),
+        area / float(w * h),
+        min(max(w, h) / t, 2.0),
+        float(s.mean()) / 255.0,
+        float(vin.std() / max(1.0, vin.mean())),
+        float((p90 - p10) / max(1.0, p90)),
+        float(v.std() / max(1.0, v.mean())),
+        float((v < 0.6 * p95).mean()),
+        math.log1p(glint) / 3.0,
+        min(offset, 0.7),
+        area / max(1.0, float(hull.sum())),
+        min(float(elongation), 3.0),
+        shadow,
+        ring_level,
+    )
+    # The foot: the blob end nearest the camera point, moved in by the foot's radius.
+    half_width = max(1.0, (c_hi - c_lo) / 2.0)
+    shift = min(a_lo + half_width, (a_lo + a_hi) / 2.0)
+    base = centroid + d * shift
+    return feats, (float(base[0]), float(base[1]))
 
 
-def _confidence(rel_area: float, fill: float, saturation: float, cfg: PawnConfig) -> float:
-    """A 0..1 score from size, compactness and saturation (each a soft ramp)."""
-    size = min(1.0, rel_area / cfg.min_area) if rel_area < cfg.max_area else max(0.0, 1.5 - rel_area / cfg.max_area)
-    compact = min(1.0, max(0.0, (fill - cfg.min_fill * 0.5) / (0.7 - cfg.min_fill * 0.5)))
-    sat = min(1.0, max(0.0, (saturation - cfg.min_saturation * 0.7) / 90.0))
-    return float(size * (0.4 + 0.6 * compact) * (0.3 + 0.7 * sat))
+def _surroundings(
+    blob: np.ndarray, hsv: np.ndarray, box: tuple[int, int, int, int], centroid: np.ndarray, t: int
+) -> tuple[float, float]:
+    """How one-sided the darkness around a blob is (a cast shadow), and the surroundings' level vs the blob's.
+
+    A ring just outside the blob is split in 8 sectors around its centroid; a pawn's
+    shadow darkens some sectors, a printed picture's surroundings are even.
+    """
+    x, y, w, h = box
+    g = max(3, round(0.14 * t))
+    y0, y1 = max(0, y - g), min(blob.shape[0], y + h + g)
+    x0, x1 = max(0, x - g), min(blob.shape[1], x + w + g)
+    sub = blob[y0:y1, x0:x1].astype(np.uint8)
+    outer = cv2.dilate(sub, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
+    inner = cv2.dilate(sub, np.ones((3, 3), np.uint8))
+    ring = (outer > 0) & (inner == 0)
+    v = hsv[y0:y1, x0:x1, 2].astype(np.float64)
+    ys, xs = np.nonzero(ring)
+    if len(ys) < 16:
+        return 0.0, 1.0
+    angle = np.arctan2(ys + y0 - centroid[1], xs + x0 - centroid[0])
+    sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
+    values = v[ys, xs]
+    medians = [float(np.median(values[sector == k])) for k in range(8) if np.any(sector == k)]
+    level = float(np.median(values))
+    blob_level = float(np.median(v[sub > 0])) if sub.any() else 1.0
+    shadow = 1.0 - min(medians) / max(1.0, max(medians))
+    return shadow, min(level / max(1.0, blob_level), 3.0)
 
 
-def _square_region(rect: Rectified, r: int, c: int, grow: float = 0.0) -> tuple[int, int, int, int]:
-    x0, y0, x1, y1 = rect.tile_box(r, c)
-    g = round(grow * rect.tile_px)
-    size = rect.image.shape[0]
-    return max(0, x0 - g), max(0, y0 - g), min(size, x1 + g), min(size, y1 + g)
+def confidence(features: Sequence[float], weights: Sequence[float] = PAWN_WEIGHTS) -> float:
+    """The logistic model's probability that a blob is a pawn."""
+    z = float(np.dot(np.asarray(features, dtype=np.float64), np.asarray(weights[:-1], dtype=np.float64)))
+    z += float(weights[-1])
+    return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0)))
+
+
+def find_pawns(
+    rect: Rectified,
+    tiles: Sequence[TileReading] | None = None,
+    config: PawnConfig | None = None,
+    model: ColourModel | None = None,
+    *,
+    lighting: str = "day",
+    camera: Iterable[float] | None = None,
+) -> list[PawnDetection]:
+    """The pawns on the board, at most one per colour (several colours may share a square).
+
+    ``tiles`` (the board's read openings) locate the walls; ``camera`` is the image
+    centre in rectified pixels (pawns lean away from it; default: the board centre).
+    """
+    cfg = config or PawnConfig()
+    threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
+    best: dict[Color, tuple[float, Candidate]] = {}
+    for cand in candidates(rect, tiles, cfg, model, camera):
+        p = confidence(cand.features, cfg.weights)
+        if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
+            best[cand.color] = (p, cand)
+    t, m = rect.tile_px, rect.margin_px
+    out = []
+    for color in (c for c in Color if c in best):
+        p, cand = best[color]
+        r = min(SIZE - 1, max(0, int((cand.base[1] - m) // t)))
+        c = min(SIZE - 1, max(0, int((cand.base[0] - m) // t)))
+        out.append(PawnDetection(color, (r, c), p, cand.base, cand.box, cand.area))
+    return out
 
 
 def covered_squares(detections: Iterable[PawnDetection], rect: Rectified) -> set[Square]:
-    """Squares whose tile a pawn hides (its base square and the squares its body leans over)."""
+    """Squares whose tile a pawn hides: its base square and the squares its body leans over."""
     t, m = rect.tile_px, rect.margin_px
     covered: set[Square] = set()
     for d in detections:

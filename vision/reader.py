@@ -50,8 +50,8 @@ class ReaderConfig:
     the board's edge.
     ``min_grid_quality``: below this agreement of the fixed tiles with their known
     openings the geometry is wrong or the board is hidden: "cannot read now".
-    ``night_level``: median grey level of the board below which the frame is a
-    night (darkened-room) frame.
+    ``night_level``: 90th-percentile grey level of the frame below which it is a night
+    (darkened-room) frame (rendered nights stay under ~50, daylight frames over ~100).
     ``locate``/``tiles``: passed through to the grid engineer's stages.
     """
 
@@ -60,7 +60,7 @@ class ReaderConfig:
     tile_px: int = 48
     margin: float = 0.75
     min_grid_quality: float = 0.55
-    night_level: float = 60.0
+    night_level: float = 75.0
     locate: Any = None
     tiles: Any = None
     pawns: pawn_mod.PawnConfig = field(default_factory=pawn_mod.PawnConfig)
@@ -134,19 +134,22 @@ class BoardReader:
         frame_corners = [(float(x) * scale, float(y) * scale) for x, y in corners]
         rect = rectify(image, corners, tile_px=cfg.tile_px, margin=cfg.margin)
         reading.rect = rect
-        lighting = "night" if occ.board_level(rect) < cfg.night_level else "day"
+        lighting = "night" if occ.frame_level(image) < cfg.night_level else "day"
 
         def unreadable(reason: str) -> None:
             reading.observation = Observation.unreadable(reason, frame_corners, lighting)
 
         centre = rect.to_rect([(image.shape[1] / 2.0, image.shape[0] / 2.0)])[0]
-        detections = pawn_mod.find_pawns(rect, cfg.pawns, self.colour_model, lighting=lighting, camera=centre)
+        first = read_tiles(rect, cfg.tiles)
+        detections = pawn_mod.find_pawns(
+            rect, first, cfg.pawns, self.colour_model, lighting=lighting, camera=centre
+        )
         reading.pawns = detections
         exclude = pawn_mod.covered_squares(detections, rect)
         problem = occ.board_problem(rect, cfg.occlusion, lighting, exclude)
         if problem:
             return unreadable(problem)
-        tiles = read_tiles(rect, cfg.tiles, exclude=exclude)
+        tiles = read_tiles(rect, cfg.tiles, exclude=exclude) if exclude else first
         quality = float(grid_quality(rect))
         reading.grid_quality = quality
         problem = occ.tiles_problem(tiles, quality, exclude, cfg.occlusion, lighting, cfg.min_grid_quality)
