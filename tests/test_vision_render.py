@@ -190,8 +190,23 @@ def test_occlusion_puts_a_hand_over_the_board() -> None:
         # the arm comes in from an image edge
         edge = np.concatenate([res.hand_mask[0], res.hand_mask[-1], res.hand_mask[:, 0], res.hand_mask[:, -1]])
         assert (edge > 127).any()
-    clear = render_scene(board, seed=0, size=(800, 600))
+    clear = render_scene(board, seed=0, size=(800, 600), idle_hands=0.0)
     assert clear.hand_mask is None and clear.label["occluded"] is False
+
+
+def test_idle_hands_beside_the_board_hide_nothing() -> None:
+    board = random_board(8)[0]
+    drawn = 0
+    for seed in range(8):
+        res = render_scene(board, seed=seed, size=(640, 480), idle_hands=1.0, fill=(0.45, 0.6))
+        assert res.label["occluded"] is False
+        if res.hand_mask is None or not (res.hand_mask > 127).any():
+            continue
+        drawn += 1
+        quad = np.zeros(res.image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(quad, np.round(res.label["corners"]).astype(np.int32), 1)
+        assert not ((res.hand_mask > 5) & (quad > 0)).any()
+    assert drawn >= 2
 
 
 def test_led_spill_and_options() -> None:

@@ -58,7 +58,7 @@ LIGHTINGS: tuple[str, ...] = ("day", "night")
 
 _OPTIONS = {
     "edition", "jpeg_quality", "hands", "leds", "spare_treasure", "treasure_names", "fill", "max_rotation",
-    "max_tilt", "noise", "blur", "cards", "spare", "markers",
+    "max_tilt", "noise", "blur", "cards", "spare", "markers", "idle_hands",
 }  # fmt: skip
 
 
@@ -136,7 +136,8 @@ def render_scene(
     Extra options: ``edition`` (unused by the art, kept for callers),
     ``treasure_names`` (49/50 names per square as from ``random_setup``),
     ``spare_treasure``, ``jpeg_quality`` (None: no JPEG round trip),
-    ``hands`` (arms when ``occlusion``), ``leds`` (number of lit squares),
+    ``hands`` (arms when ``occlusion``), ``idle_hands`` (chance of a hand on the
+    table beside the board when not ``occlusion``, default 0.1), ``leds`` (number of lit squares),
     ``fill`` (range of the board's share of the short side), ``max_rotation``,
     ``max_tilt`` (degrees), ``noise`` and ``blur`` (scale factors),
     ``cards`` (show cards and other things on the table), ``spare`` (show the spare tile), ``markers``
@@ -244,6 +245,10 @@ def render_scene(
     hand_mask = None
     if occlusion:
         hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, int(options.get("hands", 1 + (r_hand.random() < 0.2))))
+    elif r_hand.random() < float(options.get("idle_hands", 0.1)):
+        # a player's hand resting on the table beside the board: in view, but hiding nothing
+        outline = rb._rounded_rect(-frame, -frame, SIZE + frame, SIZE + frame, frame * 0.35)
+        hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, 1, keep_clear=cam.project_plane(outline))
 
     # ---- lens, light and sensor
     px_scale = width / 1640.0

@@ -210,14 +210,36 @@ def draw_hands(
     rng: np.random.Generator,
     light: tuple[float, float],
     count: int = 1,
+    keep_clear: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Draw ``count`` arms reaching over the board onto a 4-channel uint8 image; returns the covered mask (0..255)."""
+    """Draw ``count`` arms onto a 4-channel uint8 image; returns the covered mask (0..255).
+
+    The arms reach over the board, unless ``keep_clear`` (an image polygon, the
+    board with its frame) is given: then they rest on the table beside it, and
+    an arm that would still touch the polygon is not drawn (a hand near the
+    board that hides nothing).
+    """
     h, w = img.shape[:2]
     unit = cam.pixels_per_unit() * rng.uniform(1.05, 1.3)  # hands are above the board: larger
     covered = np.zeros((h, w), np.uint8)
-    for _ in range(count):
-        target = cam.project_plane(rng.uniform(0.3, 6.7, 2))[0]
-        arm = make_arm(rng, _edge_point(rng, w, h), target, unit)
+    clear = None if keep_clear is None else np.asarray(keep_clear, dtype=np.float32).reshape(-1, 1, 2)
+    attempts = count if clear is None else count * 8
+    drawn = 0
+    for _ in range(attempts):
+        if drawn >= count:
+            break
+        entry = _edge_point(rng, w, h)
+        if clear is None:
+            target = cam.project_plane(rng.uniform(0.3, 6.7, 2))[0]
+        else:
+            # reach in a little from the edge, toward the middle of the image, on the table
+            inward = np.array([w / 2, h / 2]) - entry
+            inward /= max(float(np.hypot(*inward)), 1e-6)
+            side = np.array([-inward[1], inward[0]])
+            target = entry + inward * unit * rng.uniform(3.5, 7.0) + side * unit * rng.normal(0, 1.5)
+            if cv2.pointPolygonTest(clear, (float(target[0]), float(target[1])), True) > -unit * 0.8:
+                continue
+        arm = make_arm(rng, entry, target, unit)
         skin = skin_tone(rng)
         cloth = jitter_color(rng, tuple(float(v) for v in rng.uniform(20, 230, 3)), sat=0.3)  # type: ignore[arg-type]
         lift = unit * rng.uniform(0.6, 1.6)
@@ -237,6 +259,12 @@ def draw_hands(
         defocus = max(0.6, unit * rng.uniform(0.01, 0.04))
         hand = np.asarray(cv2.GaussianBlur(hand, (0, 0), defocus), dtype=np.float32)
         alpha = np.asarray(cv2.GaussianBlur(alpha, (0, 0), defocus), dtype=np.float32)
+        if clear is not None:
+            board = np.zeros(alpha.shape, np.uint8)
+            cv2.fillPoly(board, [np.round(clear.reshape(-1, 2) - (x0, y0)).astype(np.int32)], 1)
+            if (alpha[board > 0] > 0.02).any():
+                continue  # it would hide part of the board
+        drawn += 1
         # soft shadow on the board, offset along the light (blurred at a quarter of the resolution)
         q = 4
         small = cv2.resize(alpha, ((x1 - x0 + q - 1) // q, (y1 - y0 + q - 1) // q), interpolation=cv2.INTER_AREA)
