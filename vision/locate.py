@@ -316,31 +316,54 @@ def _grid_quads(inv: np.ndarray, origins: np.ndarray, px: np.ndarray, py: np.nda
     return quads @ inv[:, :2].T + inv[:, 2]
 
 
-def _search_grid(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch: float) -> tuple[float, np.ndarray]:
-    """Place the 7x7 grid near the periodic centre: phase, window, then sub-tile position and pitches."""
-    # (a) phase and window parity, on a lattice finer than the separation's ~0.15-tile basin
-    steps = np.arange(-1.0, 0.99, 0.2)
+def _wide(lab: np.ndarray, pitch: float, cache: dict[int, np.ndarray]) -> np.ndarray:
+    size = max(1, round(0.3 * pitch)) | 1
+    if size not in cache:
+        cache[size] = cv2.blur(lab, (size, size)) if size > 1 else lab
+    return cache[size]
+
+
+def _shifted(quads: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """For each quad, the quads of the 7x7 windows moved by whole tiles ``offsets`` (K x 2): (N*K, 4, 2)."""
+    hom = _batch_homographies(quads)  # board -> image
+    pts = _BOARD_CORNERS[None, :, :] + offsets[:, None, :]  # (K, 4, 2)
+    pts_h = np.concatenate([pts, np.ones((*pts.shape[:2], 1))], axis=-1)
+    proj = np.einsum("nij,kpj->nkpi", hom, pts_h)
+    return (proj[..., :2] / proj[..., 2:3]).reshape(-1, 4, 2)
+
+
+def _place(
+    lab: np.ndarray, blurs: dict[int, np.ndarray], inv: np.ndarray, centre: np.ndarray, pitch: float
+) -> tuple[float, np.ndarray]:
+    """Place the 7x7 grid of one lattice hypothesis: (fixed-tile separation d', work-image quad).
+
+    Perspective bends a real board away from any one lattice, so the grid is
+    first found with the wide-basin centre/crossing score (phase, window, then
+    a full homography), and only then judged and sharpened by the fixed tiles,
+    which also settle what that score cannot: the half-tile (centres vs
+    crossings) and one-tile (which window) ambiguities.
+    """
+    wide = _wide(lab, pitch, blurs)
+    steps = np.arange(0.0, 0.99, 0.1)
     fx, fy = (a.ravel() for a in np.meshgrid(steps, steps))
     origins = centre - 3.5 * pitch + np.stack([fx, fy], axis=1) * pitch
     ones = np.full(len(origins), pitch)
-    sc = _separation(blur, _grid_quads(inv, origins, ones, ones))
+    sc = _centre_crossing_score(wide, _grid_quads(inv, origins, ones, ones))
     origin = origins[int(np.argmax(sc))]
-    # (b) which 7x7 window of the periodic pattern is the board
     k = np.arange(-2, 3, dtype=np.float64)
     kx, ky = (a.ravel() for a in np.meshgrid(k, k))
-    origins = origin + np.stack([kx, ky], axis=1) * pitch
-    ones = np.full(len(origins), pitch)
-    sc = _separation(blur, _grid_quads(inv, origins, ones, ones))
-    origin = origins[int(np.argmax(sc))]
-    # (c) sub-tile position and the two pitches (perspective makes them differ)
-    fine = np.array([-0.1, 0.0, 0.1])
-    fac = np.array([0.97, 1.0, 1.03])
-    ax, ay, sx, sy = (a.ravel() for a in np.meshgrid(fine, fine, fac, fac))
-    px, py = pitch * sx, pitch * sy
-    mid = origin + 3.5 * pitch
-    origins = mid + np.stack([ax * pitch - 3.5 * px, ay * pitch - 3.5 * py], axis=1)
-    quads = _grid_quads(inv, origins, px, py)
-    sc = _separation(blur, quads)
+    candidates = []
+    for half in (0.0, 0.5):  # the score cannot tell tile centres from crossings
+        origins = origin + (np.stack([kx, ky], axis=1) + half) * pitch
+        ones = np.full(len(origins), pitch)
+        quads = _grid_quads(inv, origins, ones, ones)
+        quad = quads[int(np.argmax(_centre_crossing_score(wide, quads)))]
+        _, quad = _polish(_centre_crossing_score, wide, quad, pitch, (0.2, 0.1, 0.05))
+        candidates.append(quad)
+    # Which window and which half: the fixed tiles decide.
+    moves = np.array([(dx, dy) for dy in (-1.0, 0.0, 1.0) for dx in (-1.0, 0.0, 1.0)])
+    quads = _shifted(np.array(candidates), moves)
+    sc = _separation(_blurred(lab, pitch, blurs), quads)
     i = int(np.argmax(sc))
     return float(sc[i]), quads[i]
 
@@ -478,7 +501,7 @@ def _coarse(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | N
         centre = _periodic_centre(gu, gv, pitch)
         if centre is None:
             continue
-        score, quad = _search_grid(_blurred(lab, pitch, blurs), inv, centre, pitch)
+        score, quad = _place(lab, blurs, inv, centre, pitch)
         if best is None or score > best[0]:
             best = (score, quad, pitch)
         if score > cfg.clear_separation:
@@ -486,10 +509,6 @@ def _coarse(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | N
     if best is None:
         return None
     score, quad, pitch = best
-    if score < cfg.clear_separation:
-        # Roughly placed (strong tilt): pull it in with the wide-basin score first.
-        wide = cv2.blur(lab, (max(1, round(0.3 * pitch)) | 1,) * 2)
-        _, quad = _polish(_centre_crossing_score, wide, quad, pitch, (0.2, 0.1, 0.05))
     return _polish(_separation, _blurred(lab, pitch, blurs), quad, pitch, (0.12, 0.06, 0.03))
 
 

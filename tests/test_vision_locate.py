@@ -1,0 +1,125 @@
+"""Finding the board: corner accuracy on rendered photos, corner order, and clear refusals."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.board import SIZE
+from vision.locate import BoardNotFoundError, LocateConfig, find_board, order_corners
+from vision.rectify import rectify
+from vision.render import random_scene
+from vision.tiles import read_tiles
+
+
+@cache
+def scene(seed: int, look: str, lighting: str = "day", size: tuple[int, int] = (1280, 960)):
+    image, label = random_scene(seed, look=look, lighting=lighting, size=size)
+    image.setflags(write=False)
+    return image, label
+
+
+def corner_error(found: np.ndarray, label: dict) -> float:
+    return float(np.linalg.norm(found - np.array(label["corners"]), axis=1).max())
+
+
+def tiles_right(image: np.ndarray, corners: np.ndarray, label: dict) -> int:
+    readings = read_tiles(rectify(image, corners, tile_px=48), exclude={tuple(p) for p in label["pawns"].values()})
+    truth = [t for row in label["tiles"] for t in row]
+    return sum(str(r.openings) == t for r, t in zip(readings, truth, strict=True))
+
+
+DAY = [
+    (31, "classic", (1280, 960)),
+    (32, "dark", (1640, 1232)),
+    (33, "hedge", (2028, 1520)),
+    (34, "bright", (1280, 960)),
+    (35, "wizard", (1640, 1232)),
+    (36, "glow", (1280, 960)),
+]
+
+
+@pytest.mark.parametrize(("seed", "look", "size"), DAY)
+def test_day_corners_within_a_few_pixels(seed: int, look: str, size: tuple[int, int]) -> None:
+    image, label = scene(seed, look, "day", size)
+    corners = find_board(image)
+    assert corners.shape == (4, 2) and corners.dtype == np.float32
+    assert corner_error(corners, label) < 4.0
+    assert tiles_right(image, corners, label) >= 48
+
+
+@pytest.mark.parametrize(("seed", "look"), [(41, "classic"), (42, "glow")])
+def test_night_corners_close_enough_to_read(seed: int, look: str) -> None:
+    image, label = scene(seed, look, "night")
+    corners = find_board(image)
+    assert corner_error(corners, label) < 10.0
+    assert tiles_right(image, corners, label) >= 47
+
+
+def test_row_zero_is_the_edge_nearest_the_image_top() -> None:
+    # Turned upside down, the photo shows the board turned by 180°: same corner order on screen,
+    # and the tiles read are the original ones rotated.
+    image, label = scene(31, "classic")
+    flipped = np.ascontiguousarray(image[::-1, ::-1])
+    corners = find_board(flipped)
+    h, w = image.shape[:2]
+    expected = (np.array([w - 1, h - 1]) - np.array(label["corners"]))[[2, 3, 0, 1]]
+    assert float(np.linalg.norm(corners - expected, axis=1).max()) < 4.0
+    assert corners[0, 1] < corners[3, 1] and corners[0, 0] < corners[1, 0]
+
+
+def test_greyscale_photo() -> None:
+    image, label = scene(32, "dark", "day", (1640, 1232))
+    corners = find_board(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    assert corner_error(corners, label) < 6.0
+
+
+def test_order_corners_is_canonical() -> None:
+    angle = np.radians(25.0)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    square = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], dtype=float) @ rot.T + [300, 200]
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        shuffled = square[rng.permutation(4)]
+        np.testing.assert_allclose(order_corners(shuffled), square)
+    # Counter-clockwise input comes out clockwise (on screen) too.
+    np.testing.assert_allclose(order_corners(square[::-1]), square)
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((480, 640, 3), np.uint8),
+        np.full((480, 640), 200, np.uint8),
+        np.zeros((30, 40, 3), np.uint8),
+        np.random.default_rng(1).integers(0, 255, (480, 640, 3), dtype=np.uint8),
+    ],
+    ids=["black", "flat-grey", "tiny", "noise"],
+)
+def test_no_board_is_a_named_error(image: np.ndarray) -> None:
+    with pytest.raises(BoardNotFoundError) as info:
+        find_board(image)
+    assert info.value.reason
+
+
+def test_table_without_board() -> None:
+    # The table with the board cut away: texture, maybe a card, but no 7x7 grid.
+    image, label = scene(34, "bright")
+    corners = np.array(label["corners"])
+    blank = image.copy()
+    x0, y0 = np.floor(corners.min(axis=0) - 80).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + 80).astype(int)
+    blank[max(y0, 0) : y1, max(x0, 0) : x1] = np.median(image[:40, :40].reshape(-1, 3), axis=0)
+    with pytest.raises(BoardNotFoundError):
+        find_board(blank)
+
+
+def test_config_is_honoured() -> None:
+    image, label = scene(36, "glow")
+    coarse_only = find_board(image, LocateConfig(refine_iterations=0))
+    refined = find_board(image)
+    assert corner_error(refined, label) <= corner_error(coarse_only, label) + 0.5
+    assert SIZE == 7
