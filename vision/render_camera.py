@@ -162,7 +162,10 @@ def random_camera(
     hfov = rng.uniform(50.0, 72.0)
     rotation = rng.uniform(-max_rotation, max_rotation) if rng.random() < 0.6 else rng.normal(0, 4.0)
     rotation = float(np.clip(rotation, -max_rotation, max_rotation))
-    tilt = float(min(abs(rng.normal(0.0, max_tilt / 2.0)), max_tilt))
+    if rng.random() < 0.5:
+        tilt = float(rng.uniform(0.0, max_tilt))
+    else:
+        tilt = float(min(abs(rng.normal(0.0, max_tilt / 2.5)), max_tilt))
     azimuth = rng.uniform(0.0, 360.0)
     k1 = rng.uniform(-0.03, 0.12)
     k2 = rng.uniform(-0.02, 0.03)
