@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -199,6 +200,40 @@ def test_three_turn_answers_are_minimal_and_playable(board: Board, target: Targe
     assert found is not None and found.turns == 3
     assert _ref_turns(board, target, 2) is None  # not possible in two
     _check_first_turn(board, target, found)  # and the first turn leaves a two-turn finish
+
+
+def _load_hint_cases() -> list[tuple[str, Board, Target, int, int | None]]:
+    cases = []
+    blocks = (Path(__file__).parent / "data" / "hint_cases.txt").read_text(encoding="utf-8").split("\n\n")
+    for block in blocks:
+        lines = [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+        if not lines:
+            continue
+        name = next(line for line in block.splitlines() if line.startswith("# seed"))[2:]
+        words = lines[-1].split()  # target R,C|spare max N -> TURNS
+        target: Target = SPARE if words[1] == SPARE else tuple(int(v) for v in words[1].split(","))  # type: ignore[assignment]
+        expected = None if words[5] == "none" else int(words[5])
+        cases.append((name, Board.from_text("\n".join(lines[:-1])), target, int(words[3]), expected))
+    return cases
+
+
+HINT_CASES = _load_hint_cases()
+
+
+@pytest.mark.parametrize(
+    ("name", "board", "target", "max_turns", "expected"), HINT_CASES, ids=[c[0] for c in HINT_CASES]
+)
+def test_hint_cases(name: str, board: Board, target: Target, max_turns: int, expected: int | None) -> None:
+    found = hint(board, Color.RED, target, max_turns)
+    assert (found.turns if found else None) == expected
+    if found is not None:
+        _check_first_turn(board, target, found)
+
+
+def test_hint_fixture_covers_every_outcome() -> None:
+    outcomes = {c[4] for c in HINT_CASES}
+    assert outcomes == {1, 2, 3, None}
+    assert any(c[2] == SPARE for c in HINT_CASES)
 
 
 # --------------------------------------------------------------------------- hand-made cases
