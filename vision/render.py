@@ -244,7 +244,11 @@ def render_scene(
     pawn_px = draw_pawns(img, cam, pawns, lt.light_dir)
     hand_mask = None
     if occlusion:
-        hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, int(options.get("hands", 1 + (r_hand.random() < 0.2))))
+        area = cam.project_plane(np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], dtype=np.float64))
+        arms = int(options.get("hands", 1 + (r_hand.random() < 0.2)))
+        hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, arms, board=area)
+        if not (hand_mask > 127).any():  # every reach fell short: take one as it comes
+            hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, 1)
     elif r_hand.random() < float(options.get("idle_hands", 0.1)):
         # a player's hand resting on the table beside the board: in view, but hiding nothing
         outline = rb._rounded_rect(-frame, -frame, SIZE + frame, SIZE + frame, frame * 0.35)

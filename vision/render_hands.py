@@ -211,19 +211,23 @@ def draw_hands(
     light: tuple[float, float],
     count: int = 1,
     keep_clear: np.ndarray | None = None,
+    board: np.ndarray | None = None,
+    min_tiles: float = 1.5,
 ) -> np.ndarray:
     """Draw ``count`` arms onto a 4-channel uint8 image; returns the covered mask (0..255).
 
     The arms reach over the board, unless ``keep_clear`` (an image polygon, the
     board with its frame) is given: then they rest on the table beside it, and
     an arm that would still touch the polygon is not drawn (a hand near the
-    board that hides nothing).
+    board that hides nothing). With ``board`` (the image polygon of the 7x7 tile
+    area) an arm over the board must hide at least ``min_tiles`` tiles' worth of
+    it, so an occluded frame is never just a fingertip on the frame.
     """
     h, w = img.shape[:2]
     unit = cam.pixels_per_unit() * rng.uniform(1.05, 1.3)  # hands are above the board: larger
     covered = np.zeros((h, w), np.uint8)
     clear = None if keep_clear is None else np.asarray(keep_clear, dtype=np.float32).reshape(-1, 1, 2)
-    attempts = count if clear is None else count * 8
+    attempts = count * 8
     drawn = 0
     for _ in range(attempts):
         if drawn >= count:
@@ -260,10 +264,17 @@ def draw_hands(
         hand = np.asarray(cv2.GaussianBlur(hand, (0, 0), defocus), dtype=np.float32)
         alpha = np.asarray(cv2.GaussianBlur(alpha, (0, 0), defocus), dtype=np.float32)
         if clear is not None:
-            board = np.zeros(alpha.shape, np.uint8)
-            cv2.fillPoly(board, [np.round(clear.reshape(-1, 2) - (x0, y0)).astype(np.int32)], 1)
-            if (alpha[board > 0] > 0.02).any():
+            inside = np.zeros(alpha.shape, np.uint8)
+            cv2.fillPoly(inside, [np.round(clear.reshape(-1, 2) - (x0, y0)).astype(np.int32)], 1)
+            if (alpha[inside > 0] > 0.02).any():
                 continue  # it would hide part of the board
+        elif board is not None:
+            inside = np.zeros(alpha.shape, np.uint8)
+            quad = np.asarray(board, dtype=np.float64).reshape(-1, 2)
+            cv2.fillPoly(inside, [np.round(quad - (x0, y0)).astype(np.int32)], 1)
+            tile_area = cv2.contourArea(quad.astype(np.float32)) / 49.0
+            if float((alpha[inside > 0] > 0.5).sum()) < min_tiles * tile_area:
+                continue  # barely over the board: reach again
         drawn += 1
         # soft shadow on the board, offset along the light (blurred at a quarter of the resolution)
         q = 4
