@@ -121,43 +121,64 @@ def pawn_shadow(pawn: Pawn, light: tuple[float, float]) -> np.ndarray:
 
 
 def draw_pawn(img: np.ndarray, cam: Camera, pawn: Pawn, light: tuple[float, float]) -> tuple[float, float]:
-    """Draw one pawn onto a 4-channel uint8 image (glow channel cleared); returns the base pixel."""
+    """Draw one pawn onto a 4-channel uint8 image (glow channel cleared); returns the base pixel.
+
+    The solid is drawn as stacked discs, each in bands of brightness by how
+    much its side faces the light; the bands are then smoothed inside the
+    silhouette (a normalised blur) so the plastic looks rounded, not terraced.
+    """
+    h_img, w_img = img.shape[:2]
     profile = pawn_profile(pawn.scale, pawn.kind)
-    n = 20
+    n = 24
     a = np.linspace(0, 2 * math.pi, n, endpoint=False)
     rings = []
     for z, r in profile:
         rings.append(np.column_stack([pawn.x + r * np.cos(a), pawn.y + r * np.sin(a), np.full(n, -z)]))
     px = cam.project(np.concatenate(rings)).reshape(len(profile), n, 2)
+    base = cam.project(np.array([[pawn.x, pawn.y, 0.0]]))[0]
+    ppu = cam.pixels_per_unit()
+    pad = int(ppu * 0.05) + 4
+    x0 = max(0, int(px[:, :, 0].min()) - pad)
+    y0 = max(0, int(px[:, :, 1].min()) - pad)
+    x1 = min(w_img, int(px[:, :, 0].max()) + pad + 1)
+    y1 = min(h_img, int(px[:, :, 1].max()) + pad + 1)
+    if x1 <= x0 or y1 <= y0:
+        return float(base[0]), float(base[1])
+    local = px - (x0, y0)
+    layer = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
     lit_dir = math.atan2(-light[1], -light[0])  # the side facing the light
     facing = np.cos(a - lit_dir)
-    dark = (*tuple(v * 0.45 for v in pawn.bgr), 0)
-    mid = (*tuple(v * 0.85 for v in pawn.bgr), 0)
-    bright = (*tuple(min(255.0, v * 1.15 + 25) for v in pawn.bgr), 0)
-    lit = facing > 0.0
-    spot = facing > 0.75
+    color = np.array(pawn.bgr, np.float32)
+    bands = [(-2.0, 0.45), (-0.4, 0.62), (0.1, 0.82), (0.55, 1.0)]
     for k in range(len(profile)):
-        ring = np.round(px[k] * ONE).astype(np.int32)
-        cv2.fillPoly(img, [ring], dark, cv2.LINE_AA, shift=SHIFT)
-        half = np.round(px[k][lit] * ONE).astype(np.int32)
-        if len(half) >= 3:
-            cv2.fillPoly(img, [half], mid, cv2.LINE_AA, shift=SHIFT)
-        top = k >= len(profile) - 9
-        if top or k % 3 == 0:
-            hi = px[k][spot]
-            if len(hi) >= 2:
-                centre = px[k].mean(axis=0)
-                pts = np.concatenate([hi, (hi + centre) / 2][::-1])
-                cv2.fillPoly(img, [np.round(pts * ONE).astype(np.int32)], bright, cv2.LINE_AA, shift=SHIFT)
-    # a small specular glint on the head
-    head = profile[-6]
-    hx = pawn.x - math.cos(lit_dir) * -head[1] * 0.5
-    hy = pawn.y - math.sin(lit_dir) * -head[1] * 0.5
-    g = cam.project(np.array([[hx, hy, -head[0]]]))[0]
-    rad = max(1.0, cam.pixels_per_unit() * 0.025 * pawn.scale)
+        ring = local[k]
+        cv2.fillPoly(mask, [np.round(ring * ONE).astype(np.int32)], 1.0, cv2.LINE_AA, shift=SHIFT)
+        lift = 0.15 * k / len(profile)  # upper discs (the head) also catch light from above
+        centre = ring.mean(axis=0)
+        for threshold, k_light in bands:
+            sel = facing > threshold
+            if sel.sum() < 3:
+                continue
+            pts = ring if sel.all() else np.concatenate([ring[sel], (centre + ring[sel][::-1]) / 2])
+            tone = tuple(float(min(255.0, v * (k_light + lift))) for v in color)
+            cv2.fillPoly(layer, [np.round(pts * ONE).astype(np.int32)], tone, cv2.LINE_AA, shift=SHIFT)
+    sigma = max(0.8, ppu * 0.02 * pawn.scale)
+    weight = cv2.GaussianBlur(mask, (0, 0), sigma)
+    smooth = cv2.GaussianBlur(layer * mask[:, :, None], (0, 0), sigma) / np.maximum(weight, 1e-3)[:, :, None]
+    roi = img[y0:y1, x0:x1]
+    alpha = np.clip(mask, 0, 1)
+    rgb = roi[:, :, :3].astype(np.float32)
+    roi[:, :, :3] = np.clip(rgb + (smooth - rgb) * alpha[:, :, None], 0, 255).astype(np.uint8)
+    roi[:, :, 3] = (roi[:, :, 3].astype(np.float32) * (1.0 - alpha)).astype(np.uint8)
+    # a small specular glint on the head, toward the light
+    head_z, head_r = profile[-6]
+    hx = pawn.x + math.cos(lit_dir) * head_r * 0.45
+    hy = pawn.y + math.sin(lit_dir) * head_r * 0.45
+    g = cam.project(np.array([[hx, hy, -head_z]]))[0]
+    rad = max(1.0, ppu * 0.022 * pawn.scale)
     cv2.circle(img, (round(g[0] * ONE), round(g[1] * ONE)), round(rad * ONE),
                (235, 240, 245, 0), -1, cv2.LINE_AA, shift=SHIFT)  # fmt: skip
-    base = cam.project(np.array([[pawn.x, pawn.y, 0.0]]))[0]
     return float(base[0]), float(base[1])
 
 
