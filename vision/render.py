@@ -281,7 +281,9 @@ def render_scene(
     photo = img[:, :, :3].astype(np.float32)
     photo *= light
     if night:
-        photo += img[:, :, 3:4].astype(np.float32) * (np.array(lt.glow, np.float32) / 255.0)
+        # exposure set for the dark: walls reach about the same brightness whatever the paint strength
+        gain = 0.75 / max(style.glow_walls, 0.4)
+        photo += img[:, :, 3:4].astype(np.float32) * (np.array(lt.glow, np.float32) * (gain / 255.0))
     glare = glare_field(lt, world)
     if glare is not None:
         sheen = grid.upsample(glare)
