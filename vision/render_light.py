@@ -115,6 +115,10 @@ def random_lighting(rng: np.random.Generator, night: bool, leds: int | None = No
     if rng.random() < 0.4:
         x, y = rng.uniform(-1, 8, 2)
         shade = (x, y, rng.uniform(1.5, 5), rng.uniform(1.5, 5), rng.uniform(0.15, 0.45))
+    # auto-exposure mostly right, now and then clearly under- or over-exposed (highlights clip)
+    exposure = rng.uniform(0.78, 1.12)
+    if rng.random() < 0.15:
+        exposure = float(rng.choice([0.58, 1.3])) * rng.uniform(0.95, 1.05)
     band = None
     if rng.random() < 0.2:  # the shadow of the camera arm or a lamp post across the board
         band = (rng.uniform(0, 7), rng.uniform(0, 7), rng.uniform(0, math.pi), rng.uniform(0.2, 0.8),
@@ -123,7 +127,7 @@ def random_lighting(rng: np.random.Generator, night: bool, leds: int | None = No
     if rng.random() < 0.3:
         glare = (rng.uniform(0, 7), rng.uniform(0, 7), rng.uniform(0.4, 1.5), rng.uniform(15, 70))
     return Lighting(
-        night=False, exposure=rng.uniform(0.78, 1.12), cast=cast, glare=glare, band=band,
+        night=False, exposure=exposure, cast=cast, glare=glare, band=band,
         gradient=(rng.uniform(0, 0.35), rng.uniform(0, 2 * math.pi), 0.0),
         spot=(rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.3, 0.9), rng.uniform(0, 0.3)),
         vignette=rng.uniform(0.05, 0.35), shade=shade, leds=led_spots(rng, False, leds), light_dir=light_dir,
