@@ -155,7 +155,6 @@ def render_scene(
     look = look if look is not None else str(r_style.choice(LOOKS))
     style = make_style(look, r_style)
     night = lighting == "night"
-
     cam = random_camera(
         r_cam, width, height,
         fill=tuple(options.get("fill", (0.45, 0.9))),
@@ -163,8 +162,45 @@ def render_scene(
         max_tilt=float(options.get("max_tilt", 15.0)),
     )  # fmt: skip
     lt = random_lighting(r_light, night, options.get("leds"))
+    pictures = _treasure_map(board, treasures, options.get("treasure_names"), r_treas)
 
-    # ---- the flat scene, top-down
+    # 1. everything lying flat, top-down; 2. through the lens
+    canvas, frame, pawns = _flat_scene(board, int(seed), style, cam, lt, pictures, r_art, r_layout, r_pawn, options)
+    grid = CoarseGrid(width, height, 8)
+    map_x, map_y, world = plane_maps(cam, grid, canvas.from_world)
+    img = cv2.remap(canvas.img, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # 3. standing objects
+    pawn_px = draw_pawns(img, cam, pawns, lt.light_dir)
+    hand_mask = _hands(img, cam, lt, frame, occlusion, r_hand, options)
+    # 4. lens, light and sensor
+    out = _finish(img, cam, grid, world, style, lt, hand_mask, r_sensor, options)
+
+    corners = cam.project_plane(np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], dtype=np.float64))
+    label: dict[str, Any] = {
+        "tiles": [[str(board.tile((r, c))) for c in range(SIZE)] for r in range(SIZE)],
+        "pawns": {str(c): list(sq) for c, sq in board.pawns.items()},
+        "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
+        "lighting": lighting,
+        "occluded": bool(occlusion),
+        "treasures": [list(sq) for sq in sorted(pictures)],
+    }
+    return RenderResult(out, label, look, style, cam, lt, pawn_px, hand_mask, dict(pictures))
+
+
+def _flat_scene(
+    board: Board,
+    seed: int,
+    style: Style,
+    cam: Camera,
+    lt: Lighting,
+    pictures: Mapping[Square, int],
+    r_art: np.random.Generator,
+    r_layout: np.random.Generator,
+    r_pawn: np.random.Generator,
+    options: Mapping[str, Any],
+) -> tuple[rb.Canvas, float, list[Pawn]]:
+    """The top-down canvas of the table and board (with flat shadows), the frame width and the pawns to stand up."""
+    width, height = cam.width, cam.height
     border = np.concatenate([
         np.column_stack([np.linspace(0, width - 1, 24), np.zeros(24)]),
         np.column_stack([np.linspace(0, width - 1, 24), np.full(24, height - 1.0)]),
@@ -174,6 +210,7 @@ def render_scene(
     seen = cam.image_to_plane(border)
     lo = np.clip(seen.min(axis=0) - 0.3, -14.0, 20.0)
     hi = np.clip(seen.max(axis=0) + 0.3, -14.0, 21.0)
+    # a little finer than the photo at the board, capped for huge frames
     scale = cam.pixels_per_unit() * 1.05
     area = (hi[0] - lo[0]) * (hi[1] - lo[1]) * scale * scale
     scale = min(scale, math.sqrt(9e6 / area) * scale) if area > 9e6 else scale
@@ -181,18 +218,17 @@ def render_scene(
 
     frame = r_layout.uniform(0.3, 0.8)
     gap = r_layout.uniform(0.012, 0.05)
+    light = np.array(lt.light_dir)
     rb.draw_table(canvas, style, r_layout)
-    flat_shadows = [rb._rounded_rect(-frame, -frame, SIZE + frame, SIZE + frame, frame * 0.35)
-                    + np.array(lt.light_dir) * 0.12]  # fmt: skip
+    flat_shadows = [rb.board_outline(frame) + light * 0.12]
     art = TileArt(style, r_art, max(8, round(scale * (1 - gap))), lt.light_dir)
-    pictures = _treasure_map(board, treasures, options.get("treasure_names"), r_treas)
     pict_idx = {sq[0] * SIZE + sq[1]: p for sq, p in pictures.items()}
     rings = {}
     if style.start_rings:
         for sq, color in EDITIONS["classic"].start_colors.items():
             rings[sq[0] * SIZE + sq[1]] = jitter_color(r_layout, PAWN_COLORS[color.value], val=0.1)
 
-    # spare tile and cards beside the board
+    # the spare tile, cards and other things beside the board
     spare_at = rb.table_spot(r_layout, frame, 1.2, 0.35)
     spare_angle = r_layout.uniform(-0.4, 0.4) + r_layout.integers(0, 4) * math.pi / 2
     cards = []
@@ -202,13 +238,12 @@ def render_scene(
                           int(r_layout.integers(1, 6)), r_layout.random() < 0.35))  # fmt: skip
     show_spare = options.get("spare", True)
     if show_spare:
-        flat_shadows.append(rb._rect(*spare_at, 1 - gap, 1 - gap, spare_angle) + np.array(lt.light_dir) * 0.05)
+        flat_shadows.append(rb.rect(*spare_at, 1 - gap, 1 - gap, spare_angle) + light * 0.05)
     for (cx, cy), ang, n, _ in cards:
-        flat_shadows.append(rb._rect(cx, cy, 1.3, 1.9, ang) + np.array(lt.light_dir) * 0.03 * n)
+        flat_shadows.append(rb.rect(cx, cy, 1.3, 1.9, ang) + light * 0.03 * n)
     clutter = rb.random_clutter(r_layout, frame) if options.get("cards", True) else []
     for item in clutter:
-        lift = {"cup": 1.5, "phone": 0.1, "lid": 0.6}[item.kind]
-        flat_shadows.append(item.outline() + np.array(lt.light_dir) * lift)
+        flat_shadows.append(item.outline() + light * {"cup": 1.5, "phone": 0.1, "lid": 0.6}[item.kind])
     rb.cast_shadows(canvas, flat_shadows, 0.08, 0.45)
     for item in clutter:
         item.draw(canvas)
@@ -217,7 +252,7 @@ def render_scene(
         rb.draw_markers(canvas, frame)
     tiles = [int(t) for t in board.tiles]
     rb.draw_tiles(canvas, art, tiles, pict_idx, rings,
-                  lambda i: np.random.default_rng([abs(int(seed)), 5, i, tiles[i], pict_idx.get(i, 99)]), gap)
+                  lambda i: np.random.default_rng([abs(seed), 5, i, tiles[i], pict_idx.get(i, 99)]), gap)
     if show_spare:
         spare_name = options.get("spare_treasure")
         spare_face = art.face(int(board.spare), treasure_index(spare_name) if spare_name else None)
@@ -229,33 +264,35 @@ def render_scene(
 
     pawn_size = r_pawn.uniform(0.9, 1.15)
     pawn_kind = str(r_pawn.choice(PAWN_KINDS, p=[0.4, 0.45, 0.15]))
-    squares = {str(c): sq for c, sq in board.pawns.items()}
-    spots = pawn_positions(squares, int(seed))
+    spots = pawn_positions({str(c): sq for c, sq in board.pawns.items()}, seed)
     pawns = [Pawn(c, x, y, jitter_color(r_pawn, PAWN_COLORS[c], hue=0.015, sat=0.12, val=0.12), pawn_size, pawn_kind)
              for c, (x, y) in spots.items()]  # fmt: skip
     rb.cast_shadows(canvas, [pawn_shadow(p, lt.light_dir) for p in pawns], 0.04, 0.5)
+    return canvas, frame, pawns
 
-    # ---- through the lens
-    grid = CoarseGrid(width, height, 8)
-    map_x, map_y, world = plane_maps(cam, grid, canvas.from_world)
-    img = cv2.remap(canvas.img, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    # ---- standing objects
-    pawn_px = draw_pawns(img, cam, pawns, lt.light_dir)
-    hand_mask = None
+def _hands(img: np.ndarray, cam: Camera, lt: Lighting, frame: float, occlusion: bool, r_hand: np.random.Generator,
+           options: Mapping[str, Any]) -> np.ndarray | None:
+    """Arms over the board when ``occlusion``; otherwise now and then a hand resting beside it. Returns their mask."""
     if occlusion:
         area = cam.project_plane(np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], dtype=np.float64))
         arms = int(options.get("hands", 1 + (r_hand.random() < 0.2)))
-        hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, arms, board=area)
-        if not (hand_mask > 127).any():  # every reach fell short: take one as it comes
-            hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, 1)
-    elif r_hand.random() < float(options.get("idle_hands", 0.1)):
+        mask = draw_hands(img, cam, r_hand, lt.light_dir, arms, board=area)
+        if not (mask > 127).any():  # every reach fell short: take one as it comes
+            mask = draw_hands(img, cam, r_hand, lt.light_dir, 1)
+        return mask
+    if r_hand.random() < float(options.get("idle_hands", 0.1)):
         # a player's hand resting on the table beside the board: in view, but hiding nothing
-        outline = rb._rounded_rect(-frame, -frame, SIZE + frame, SIZE + frame, frame * 0.35)
-        hand_mask = draw_hands(img, cam, r_hand, lt.light_dir, 1, keep_clear=cam.project_plane(outline))
+        clear = cam.project_plane(rb.board_outline(frame))
+        return draw_hands(img, cam, r_hand, lt.light_dir, 1, keep_clear=clear)
+    return None
 
-    # ---- lens, light and sensor
-    px_scale = width / 1640.0
+
+def _finish(img: np.ndarray, cam: Camera, grid: CoarseGrid, world: np.ndarray, style: Style, lt: Lighting,
+            hand_mask: np.ndarray | None, r_sensor: np.random.Generator, options: Mapping[str, Any]) -> np.ndarray:
+    """Lens blur, light (room, LEDs, glow, glare, visible LEDs), then the sensor: the final 8-bit photo."""
+    night = lt.night
+    px_scale = cam.width / 1640.0
     noise_k = float(options.get("noise", 1.0))
     blur_k = float(options.get("blur", 1.0))
     if night:
@@ -269,7 +306,7 @@ def render_scene(
     sharpen = r_sensor.uniform(0.3, 1.0) if r_sensor.random() < 0.4 else 0.0
     img = optics(img, blur_sigma=blur * blur_k * px_scale, motion=motion)
 
-    room = light_field(lt, world, grid.u, grid.v, width, height)
+    room = light_field(lt, world, grid.u, grid.v, cam.width, cam.height)
     leds = led_field(lt, world)
     if leds is None:
         light = grid.upsample(room)
@@ -291,19 +328,8 @@ def render_scene(
             sheen *= 1.0 - hand_mask.astype(np.float32) / 255.0
         photo += sheen[:, :, None]
     draw_emitters(photo, cam, lt, hand_mask)
-    out = sensor(photo, r_sensor, noise_sigma=noise * noise_k, chroma_noise=chroma * noise_k, jpeg_quality=quality,
-                 sharpen=sharpen, grain=grain * noise_k)  # fmt: skip
-
-    corners = cam.project_plane(np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], dtype=np.float64))
-    label: dict[str, Any] = {
-        "tiles": [[str(board.tile((r, c))) for c in range(SIZE)] for r in range(SIZE)],
-        "pawns": {str(c): list(sq) for c, sq in board.pawns.items()},
-        "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
-        "lighting": lighting,
-        "occluded": bool(occlusion),
-        "treasures": [list(sq) for sq in sorted(pictures)],
-    }
-    return RenderResult(out, label, look, style, cam, lt, pawn_px, hand_mask, dict(pictures))
+    return sensor(photo, r_sensor, noise_sigma=noise * noise_k, chroma_noise=chroma * noise_k, jpeg_quality=quality,
+                  sharpen=sharpen, grain=grain * noise_k)  # fmt: skip
 
 
 def render_photo(

@@ -53,13 +53,15 @@ class Canvas:
         return np.round(self.px(xy) * ONE).astype(np.int32)
 
 
-def _rect(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
+def rect(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
+    """Corners of a ``w`` x ``h`` rectangle centred at ``(cx, cy)``, turned by ``angle`` radians."""
     ca, sa = math.cos(angle), math.sin(angle)
     pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
     return pts @ np.array([[ca, sa], [-sa, ca]]) + [cx, cy]
 
 
-def _rounded_rect(x0: float, y0: float, x1: float, y1: float, r: float, n: int = 6) -> np.ndarray:
+def rounded_rect(x0: float, y0: float, x1: float, y1: float, r: float, n: int = 6) -> np.ndarray:
+    """Outline of an axis-aligned rectangle with corners rounded by ``r``."""
     pts = []
     for cx, cy, a0 in ((x1 - r, y0 + r, -90), (x1 - r, y1 - r, 0), (x0 + r, y1 - r, 90), (x0 + r, y0 + r, 180)):
         for k in range(n + 1):
@@ -144,9 +146,14 @@ def cast_shadows(
     cv2.multiply(roi, keep4, dst=roi, scale=1 / 255.0)
 
 
+def board_outline(frame: float) -> np.ndarray:
+    """The board's outer edge (frame included) on the table, in tile units."""
+    return rounded_rect(-frame, -frame, SIZE + frame, SIZE + frame, frame * 0.35)
+
+
 def draw_frame(canvas: Canvas, style: Style, rng: np.random.Generator, frame: float, gap: float) -> None:
     """The board: its frame with gate arrows, and the dark base under the tiles."""
-    outer = _rounded_rect(-frame, -frame, SIZE + frame, SIZE + frame, frame * 0.35)
+    outer = board_outline(frame)
     cv2.fillPoly(canvas.img, [canvas.ipoly(outer)], (*style.frame, 0), cv2.LINE_AA, shift=SHIFT)
     # frame texture: gentle mottling
     p = canvas.px(np.array([[-frame, -frame], [SIZE + frame, SIZE + frame]]))
@@ -236,7 +243,7 @@ def draw_card(canvas: Canvas, style: Style, rng: np.random.Generator, center: tu
               picture: int | None) -> np.ndarray:
     """One playing card (face down with a pattern, or face up with a picture); returns its outline."""
     w, h = 1.25, 1.85
-    outline = _rect(center[0], center[1], w, h, angle)
+    outline = rect(center[0], center[1], w, h, angle)
     px = max(16, int(canvas.scale * w))
     py = int(px * h / w)
     card = np.zeros((py, px, 4), np.float32)
@@ -322,7 +329,7 @@ class Clutter:
         if self.kind == "cup":
             a = np.linspace(0, 2 * math.pi, 32, endpoint=False)
             return np.column_stack([self.x + w / 2 * np.cos(a), self.y + h / 2 * np.sin(a)])
-        return _rect(self.x, self.y, w, h, self.angle)
+        return rect(self.x, self.y, w, h, self.angle)
 
     def draw(self, canvas: Canvas) -> None:
         if self.kind == "cup":
@@ -334,17 +341,17 @@ class Clutter:
             drink = canvas.ipoly(_circle(self.x + 0.05, self.y + 0.05, r * 0.72))
             cv2.fillPoly(canvas.img, [drink], (20, 45, 70, 0), cv2.LINE_AA, shift=SHIFT)
             ca, sa = math.cos(self.angle), math.sin(self.angle)
-            handle = _rect(self.x + ca * r * 1.15, self.y + sa * r * 1.15, 0.5, 0.22, self.angle)
+            handle = rect(self.x + ca * r * 1.15, self.y + sa * r * 1.15, 0.5, 0.22, self.angle)
             cv2.fillPoly(canvas.img, [canvas.ipoly(handle)], (*self.color, 0), cv2.LINE_AA, shift=SHIFT)
         elif self.kind == "phone":
             cv2.fillPoly(canvas.img, [canvas.ipoly(self.outline())], (30, 30, 32, 0), cv2.LINE_AA, shift=SHIFT)
             w, h = self.size
-            screen = _rect(self.x, self.y, w * 0.88, h * 0.9, self.angle)
+            screen = rect(self.x, self.y, w * 0.88, h * 0.9, self.angle)
             cv2.fillPoly(canvas.img, [canvas.ipoly(screen)], (*self.color, 0), cv2.LINE_AA, shift=SHIFT)
         else:
             cv2.fillPoly(canvas.img, [canvas.ipoly(self.outline())], (*self.color, 0), cv2.LINE_AA, shift=SHIFT)
             w, h = self.size
-            band = _rect(self.x, self.y, w * 0.9, h * 0.25, self.angle)
+            band = rect(self.x, self.y, w * 0.9, h * 0.25, self.angle)
             cv2.fillPoly(canvas.img, [canvas.ipoly(band)], (*(min(255.0, v * 1.5 + 40) for v in self.color), 0),
                          cv2.LINE_AA, shift=SHIFT)  # fmt: skip
 
