@@ -43,12 +43,16 @@ class OcclusionConfig:
     ``foreign_distance``: Lab distance from the wall colour, in units of the
     frame's own robust spread (floored by ``foreign_floor``), beyond which a lattice
     point is foreign.
-    ``min_cluster``: foreign lattice points in one 4-connected cluster that make a
-    hand (``min_edge_cluster`` when the cluster reaches the board edge).
+    ``min_cluster``: foreign lattice points in one 4-connected cluster that make a hand.
+    ``band_inner``/``band_outer``: the frame band checked for an arm crossing it, in
+    tiles outside the tile area; ``band_floor``: minimum Lab residual (after a smooth
+    lighting model of the frame) of a foreign segment; ``min_band_run``: consecutive
+    foreign segments (half a tile each) that make an arm.
     ``max_fixed_mismatch``: fixed tiles (not under a pawn) read wrong before the
     frame is called unreadable.
     ``low_confidence``/``max_low_tiles``: tile confidence deemed low, and how many
-    such tiles are tolerated.
+    such tiles (not under a pawn) are tolerated by day; ``night_max_low_tiles`` at night,
+    where every reading is softer.
     """
 
     blank_std: float = 4.0
@@ -57,11 +61,15 @@ class OcclusionConfig:
     lattice_patch: float = 0.1
     foreign_distance: float = 4.0
     foreign_floor: float = 18.0
-    min_cluster: int = 5
-    min_edge_cluster: int = 3
+    min_cluster: int = 4
+    min_band_run: int = 2
     max_fixed_mismatch: int = 1
     low_confidence: float = 0.5
-    max_low_tiles: int = 4
+    max_low_tiles: int = 1
+    night_max_low_tiles: int = 6
+    band_inner: float = 0.1
+    band_outer: float = 0.5
+    band_floor: float = 14.0
 
 
 # --------------------------------------------------------------------------- frame
@@ -137,23 +145,132 @@ def board_problem(
     config: OcclusionConfig | None = None,
     lighting: str = "day",
     covered: Iterable[Square] = (),
+    image_shape: tuple[int, ...] | None = None,
+    boxes: Iterable[tuple[int, int, int, int]] = (),
 ) -> str | None:
-    """A hand or object over the board: a cluster of foreign lattice points (pawn squares ignored)."""
+    """A hand or object over the board: a run of foreign frame segments, or a cluster of foreign lattice points.
+
+    ``covered`` squares and ``boxes`` (rectified pixels) are where pawns stand: ignored.
+    """
     cfg = config or OcclusionConfig()
     if sharpness(rect) < cfg.blur_ratio:
         return "frame too blurred to read"
+    shape = image_shape if image_shape is not None else (1 << 30, 1 << 30)
+    run = longest_run(frame_band(rect, shape, cfg, boxes))
+    if run >= cfg.min_band_run:
+        return f"hand or object over the board's edge ({run} frame segments hidden)"
     foreign = lattice_foreign(rect, cfg)
     for r, c in covered:
         foreign[r : r + 2, c : c + 2] = False
     count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
     for i in range(1, count):
-        cluster = labels == i
-        size = int(cluster.sum())
-        edge = bool(cluster[0].any() or cluster[-1].any() or cluster[:, 0].any() or cluster[:, -1].any())
-        if size >= cfg.min_cluster or (edge and size >= cfg.min_edge_cluster):
-            where = "reaching the board edge" if edge else "inside the board"
-            return f"hand or object over the board ({size} tile corners hidden, {where})"
+        size = int((labels == i).sum())
+        if size >= cfg.min_cluster:
+            return f"hand or object over the board ({size} tile corners hidden)"
     return None
+
+
+def frame_band(
+    rect: Rectified,
+    image_shape: tuple[int, ...],
+    config: OcclusionConfig | None = None,
+    boxes: Iterable[tuple[int, int, int, int]] = (),
+) -> np.ndarray:
+    """Per segment of the board's own frame (4 sides x 14 half-tiles): 1 foreign, 0 like the frame, -1 unknown.
+
+    The frame around the tile area looks the same all the way round (a printed
+    border), except at the 12 gates (arrows) - those segments are unknown, as are
+    segments outside the photo and under a pawn (``boxes``, rectified pixels). An arm
+    reaching over the board crosses this band: a run of foreign segments.
+    """
+    cfg = config or OcclusionConfig()
+    t, m = rect.tile_px, rect.margin_px
+    lo, hi = round(cfg.band_inner * t), round(cfg.band_outer * t)
+    hi = min(hi, m)
+    if hi - lo < 2:
+        return np.full(4 * 2 * SIZE, -1, dtype=np.int8)
+    lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    side = SIZE * t
+    half = t // 2
+    medians = np.zeros((4, 2 * SIZE, 3), dtype=np.float32)
+    known = np.ones((4, 2 * SIZE), dtype=bool)
+    h_img, w_img = image_shape[:2]
+    pawn_boxes = list(boxes)
+    for s_idx in range(4):
+        for k in range(2 * SIZE):
+            a0, a1 = m + k * half, m + (k + 1) * half
+            if s_idx == 0:  # top: rows m-hi..m-lo
+                x0, x1, y0, y1 = a0, a1, m - hi, m - lo
+            elif s_idx == 1:  # right
+                x0, x1, y0, y1 = m + side + lo, m + side + hi, a0, a1
+            elif s_idx == 2:  # bottom
+                x0, x1, y0, y1 = a0, a1, m + side + lo, m + side + hi
+            else:  # left
+                x0, x1, y0, y1 = m - hi, m - lo, a0, a1
+            patch = lab[y0:y1, x0:x1].reshape(-1, 3)
+            medians[s_idx, k] = np.median(patch, axis=0)
+            if (k // 2) in (1, 3, 5):
+                known[s_idx, k] = False
+            centre = rect.to_image([[(x0 + x1) / 2.0, (y0 + y1) / 2.0]])[0]
+            if not (0 <= centre[0] < w_img and 0 <= centre[1] < h_img):
+                known[s_idx, k] = False
+            for bx, by, bw, bh in pawn_boxes:
+                if bx < x1 and x0 < bx + bw and by < y1 and y0 < by + bh:
+                    known[s_idx, k] = False
+    out = np.full((4, 2 * SIZE), -1, dtype=np.int8)
+    if known.sum() < 12:
+        return out.reshape(-1)
+    residual = _gradient_residuals(medians.reshape(-1, 3), _segment_positions(t, m), known.reshape(-1))
+    spread = float(np.median(residual[known.reshape(-1)]))
+    threshold = max(cfg.band_floor, cfg.foreign_distance * spread)
+    flags = (residual > threshold).reshape(4, 2 * SIZE)
+    out[known] = flags[known].astype(np.int8)
+    return out.reshape(-1)
+
+
+def _segment_positions(t: int, m: int) -> np.ndarray:
+    """Centres (x, y) of the 56 frame segments, in tiles from the board centre."""
+    centres = (np.arange(2 * SIZE) + 0.5) / 2.0 - SIZE / 2.0
+    edge = SIZE / 2.0 + 0.3
+    sides = [
+        np.stack([centres, np.full_like(centres, -edge)], axis=1),
+        np.stack([np.full_like(centres, edge), centres], axis=1),
+        np.stack([centres, np.full_like(centres, edge)], axis=1),
+        np.stack([np.full_like(centres, -edge), centres], axis=1),
+    ]
+    return np.concatenate(sides)
+
+
+def _gradient_residuals(values: np.ndarray, positions: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """Distance of each segment's Lab from a smooth (planar) lighting model of the frame, fitted robustly.
+
+    Lightness differences count half: uneven light changes L more than colour.
+    """
+    design = np.column_stack([np.ones(len(positions)), positions])
+    weights = known.astype(np.float64)
+    scale = np.array([0.5, 1.0, 1.0])
+    residual = np.zeros(len(values))
+    for _ in range(3):
+        w = np.sqrt(weights)[:, None]
+        coef, *_ = np.linalg.lstsq(design * w, values * w, rcond=None)
+        residual = np.linalg.norm((values - design @ coef) * scale, axis=1)
+        cut = max(4.0, 2.5 * float(np.median(residual[known])))
+        weights = (known & (residual <= cut)).astype(np.float64)
+        if weights.sum() < 8:
+            break
+    return residual
+
+
+def longest_run(flags: np.ndarray) -> int:
+    """Longest run of foreign (1) segments around the closed perimeter (unknown segments break nothing)."""
+    ring = [int(v) for v in flags if v >= 0]
+    if not ring or all(ring):
+        return len(ring)
+    best = run = 0
+    for v in ring + ring:
+        run = run + 1 if v == 1 else 0
+        best = max(best, run)
+    return min(best, len(ring))
 
 
 # --------------------------------------------------------------------------- tiles
@@ -178,6 +295,6 @@ def tiles_problem(
     if len(wrong) > cfg.max_fixed_mismatch:
         return f"fixed tiles do not match their known openings at {', '.join(f'{r},{c}' for r, c in wrong[:4])}"
     low = [i for i, t in enumerate(tiles) if t.confidence < cfg.low_confidence and divmod(i, SIZE) not in hidden]
-    if len(low) > cfg.max_low_tiles:
+    if len(low) > (cfg.night_max_low_tiles if lighting == "night" else cfg.max_low_tiles):
         return f"{len(low)} tiles unclear (something over the board?)"
     return None

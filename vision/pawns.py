@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -106,7 +106,11 @@ class PawnConfig:
 
 @dataclass(frozen=True)
 class PawnDetection:
-    """A pawn found: colour, square (of its base), confidence, and where (rectified pixels)."""
+    """A pawn found: colour, square (of its base), confidence, and where (rectified pixels).
+
+    ``pixels`` are the blob's pixels inside ``box`` (x, y, w, h), so later stages can
+    look past the pawn (see :func:`erase`).
+    """
 
     color: Color
     square: Square
@@ -114,6 +118,7 @@ class PawnDetection:
     base: tuple[float, float]
     box: tuple[int, int, int, int]
     area: float
+    pixels: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -448,7 +453,9 @@ def find_pawns(
         p, cand = best[color]
         r = min(SIZE - 1, max(0, int((cand.base[1] - m) // t)))
         c = min(SIZE - 1, max(0, int((cand.base[0] - m) // t)))
-        out.append(PawnDetection(color, (r, c), p, cand.base, cand.box, cand.area))
+        x, y, w, h = cand.box
+        pixels = cand.labels[y : y + h, x : x + w] == cand.index
+        out.append(PawnDetection(color, (r, c), p, cand.base, cand.box, cand.area, pixels))
     return out
 
 
@@ -464,3 +471,29 @@ def covered_squares(detections: Iterable[PawnDetection], rect: Rectified) -> set
             if 0 <= r < SIZE and 0 <= c < SIZE:
                 covered.add((r, c))
     return covered
+
+
+def erase(rect: Rectified, detections: Sequence[PawnDetection], grow: float = 0.1) -> Rectified:
+    """A copy of ``rect`` with the pawns painted out (inpainted from the board around them).
+
+    A pawn standing on a tile hides part of its openings; the tile reader then sees
+    the board around the pawn continued inward instead of the pawn's own colours.
+    """
+    if not detections:
+        return rect
+    image = rect.image.copy()
+    k = max(3, 2 * round(grow * rect.tile_px) + 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    pad = k + 4
+    size_y, size_x = image.shape[:2]
+    for d in detections:
+        if d.pixels is None:
+            continue
+        x, y, w, h = d.box
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(size_x, x + w + pad), min(size_y, y + h + pad)
+        mask = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+        mask[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = d.pixels.astype(np.uint8)
+        mask = cv2.dilate(mask, kernel)
+        image[y0:y1, x0:x1] = cv2.inpaint(image[y0:y1, x0:x1], mask, 3, cv2.INPAINT_TELEA)
+    return replace(rect, image=image)

@@ -5,9 +5,10 @@ Stages, each in its own module (pure functions of config + image)::
     normalise frame -> frame checks (dark / blank / blurred)      vision.occlusion
     -> find_board (corners)                                       vision.locate
     -> rectify (top-down view)                                    vision.rectify
-    -> hand / object over the board                               vision.occlusion
-    -> pawns (their squares are excluded from tile evidence)      vision.pawns
-    -> tiles (openings, confidences) + grid quality               vision.tiles
+    -> tiles, first read (tells the pawn finder where walls are)  vision.tiles
+    -> pawns                                                      vision.pawns
+    -> hand / object over the board (pawn squares ignored)        vision.occlusion
+    -> tiles again with the pawns painted out + grid quality      vision.tiles
     -> tile-level consistency (fixed tiles, low confidence)       vision.occlusion
     -> treasure pictures + descriptors                            vision.treasures
 
@@ -59,7 +60,7 @@ class ReaderConfig:
     min_side: int = 64
     tile_px: int = 48
     margin: float = 0.75
-    min_grid_quality: float = 0.55
+    min_grid_quality: float = 0.9
     night_level: float = 75.0
     locate: Any = None
     tiles: Any = None
@@ -146,11 +147,14 @@ class BoardReader:
         )
         reading.pawns = detections
         exclude = pawn_mod.covered_squares(detections, rect)
-        problem = occ.board_problem(rect, cfg.occlusion, lighting, exclude)
+        boxes = [d.box for d in detections]
+        problem = occ.board_problem(rect, cfg.occlusion, lighting, exclude, image.shape, boxes)
         if problem:
             return unreadable(problem)
-        tiles = read_tiles(rect, cfg.tiles, exclude=exclude) if exclude else first
-        quality = float(grid_quality(rect))
+        # Read the openings again with the pawns painted out (better than down-weighting their squares).
+        erased = pawn_mod.erase(rect, detections)
+        tiles = read_tiles(erased, cfg.tiles) if detections else first
+        quality = float(grid_quality(erased))
         reading.grid_quality = quality
         problem = occ.tiles_problem(tiles, quality, exclude, cfg.occlusion, lighting, cfg.min_grid_quality)
         if problem:
