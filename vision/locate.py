@@ -67,6 +67,9 @@ class LocateConfig:
     * ``refine_tile_px``/``refine_iterations``: the rectified scale and number
       of passes of the corridor-centre refinement.
     * ``clear_separation``: a coarse hypothesis this good ends the search early.
+    * ``fit_distortion``: fit one radial lens-distortion term with the homography.
+    * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
+      falls below this share of the best seen (then the arms misled it).
     * ``min_separation``: below this separation of the fixed tiles' known open
       and closed edges (in spreads) there is no board to speak of.
     """
@@ -79,7 +82,9 @@ class LocateConfig:
     refine_tile_px: int = 32
     refine_iterations: int = 3
     min_separation: float = 1.2
-    clear_separation: float = 6.0
+    clear_separation: float = 3.0
+    refine_keep: float = 0.6
+    fit_distortion: bool = True
 
 
 DEFAULT_CONFIG = LocateConfig()
@@ -210,6 +215,8 @@ def _region_points() -> np.ndarray:
 
 _POINTS = _region_points()
 _POINTS_H = np.column_stack([_POINTS, np.ones(len(_POINTS))])
+#: Scale of the radial-distortion prior: a fitted k must beat the flat model by a factor (1 + (k / K_PRIOR)²).
+K_PRIOR = 1.0
 _BOARD_CORNERS = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
 
 
@@ -352,17 +359,16 @@ def _place(
     origin = origins[int(np.argmax(sc))]
     k = np.arange(-2, 3, dtype=np.float64)
     kx, ky = (a.ravel() for a in np.meshgrid(k, k))
-    candidates = []
+    starts = []
     for half in (0.0, 0.5):  # the score cannot tell tile centres from crossings
         origins = origin + (np.stack([kx, ky], axis=1) + half) * pitch
         ones = np.full(len(origins), pitch)
         quads = _grid_quads(inv, origins, ones, ones)
-        quad = quads[int(np.argmax(_centre_crossing_score(wide, quads)))]
-        _, quad = _polish(_centre_crossing_score, wide, quad, pitch, (0.2, 0.1, 0.05))
-        candidates.append(quad)
+        starts.append(quads[int(np.argmax(_centre_crossing_score(wide, quads)))])
+    _, candidates = _polish(_centre_crossing_score, wide, np.array(starts), pitch, (0.2, 0.07), rounds=2)
     # Which window and which half: the fixed tiles decide.
     moves = np.array([(dx, dy) for dy in (-1.0, 0.0, 1.0) for dx in (-1.0, 0.0, 1.0)])
-    quads = _shifted(np.array(candidates), moves)
+    quads = _shifted(candidates, moves)
     sc = _separation(_blurred(lab, pitch, blurs), quads)
     i = int(np.argmax(sc))
     return float(sc[i]), quads[i]
@@ -380,13 +386,25 @@ def _lattice(gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, count: int) -
     its third multiple, three times further out, where a pixel is a third of
     the angle.
     """
-    h, w = gx.shape
-    spec = np.fft.rfft2(gx)
-    corr = np.abs(spec) ** 2
-    spec = np.fft.rfft2(gy)
-    corr += np.abs(spec) ** 2
-    auto = np.fft.fftshift(np.fft.irfft2(corr, s=(h, w)))
-    cy, cx = h // 2, w // 2
+    # Half resolution is plenty for lattice vectors of 14+ pixels (and four times cheaper).
+    rows, cols = gx.shape[0] // 2, gx.shape[1] // 2
+    lo, hi = lo / 2.0, hi / 2.0
+    size = (cv2.getOptimalDFTSize(rows), cv2.getOptimalDFTSize(cols))
+    power = None
+    for grad in (gx, gy):
+        g = cv2.resize(grad[: 2 * rows, : 2 * cols], (cols, rows), interpolation=cv2.INTER_AREA)
+        padded = np.zeros(size, np.float32)
+        padded[:rows, :cols] = g
+        spec = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT)
+        sq = cv2.mulSpectrums(spec, spec, 0, conjB=True)
+        power = sq if power is None else power + sq
+    full = cv2.idft(power, flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+    # Only lags up to three lattice vectors matter: crop around lag 0 (the map wraps around).
+    reach = int(min(3 * hi + 4, rows // 2 - 1, cols // 2 - 1))
+    lags = np.arange(-reach, reach + 1)
+    auto = full[np.ix_(lags % size[0], lags % size[1])].astype(np.float64)
+    h = w = 2 * reach + 1
+    cy = cx = reach
     if auto[cy, cx] <= 0:
         return []
     auto /= auto[cy, cx]
@@ -425,7 +443,7 @@ def _lattice(gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, count: int) -
         # b: the best vertical peak of about the same length (tiles are square)
         match = [b for b in b_list if 0.8 < np.linalg.norm(b) / np.linalg.norm(a) < 1.25]
         if match:
-            out.append((_refine_vector(auto, cx, cy, a), _refine_vector(auto, cx, cy, match[0])))
+            out.append((2.0 * _refine_vector(auto, cx, cy, a), 2.0 * _refine_vector(auto, cx, cy, match[0])))
     return out
 
 
@@ -509,7 +527,8 @@ def _coarse(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | N
     if best is None:
         return None
     score, quad, pitch = best
-    return _polish(_separation, _blurred(lab, pitch, blurs), quad, pitch, (0.12, 0.06, 0.03))
+    scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06, 0.03))
+    return float(scores[0]), quads[0]
 
 
 def _periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
@@ -564,31 +583,42 @@ def _centre_crossing_score(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
 def _polish(
     score_fn: Callable[[np.ndarray, np.ndarray], np.ndarray],
     blur: np.ndarray,
-    quad: np.ndarray,
+    quads: np.ndarray,
     pitch: float,
     steps: tuple[float, ...],
-) -> tuple[float, np.ndarray]:
-    """Move the four corners independently (a full homography: tilt, perspective) to maximise a grid score."""
+    rounds: int = 3,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Move each quad's four corners independently (a homography: tilt, perspective) to maximise a grid score.
+
+    ``quads`` (M, 4, 2) are polished together (one batched score call per
+    round). Returns the final scores (M,) and quads.
+    """
+    quads = np.array(quads, dtype=np.float64).reshape(-1, 4, 2)
+    count = len(quads)
     eye = np.eye(8).reshape(8, 4, 2)
-    score = float(score_fn(blur, quad[None])[0])
+    score = score_fn(blur, quads)
     for step in steps:
         delta = step * pitch
-        for _ in range(3):
-            cands = np.concatenate([quad[None] + delta * eye, quad[None] - delta * eye])  # (16, 4, 2)
-            sc = score_fn(blur, cands)
-            gain = sc - score
+        for _ in range(rounds):
+            cands = np.concatenate([quads[:, None] + delta * eye[None], quads[:, None] - delta * eye[None]], axis=1)
+            sc = score_fn(blur, cands.reshape(-1, 4, 2)).reshape(count, 16)
+            gain = sc - score[:, None]
             if gain.max() <= 1e-9:
                 break
             # Combine every coordinate's better direction; keep it if it beats the best single move.
-            move = np.where(gain[:8] >= gain[8:], delta, -delta) * (np.maximum(gain[:8], gain[8:]) > 0)
-            combined = quad + move.reshape(4, 2)
-            c_score = float(score_fn(blur, combined[None])[0])
-            i = int(np.argmax(sc))
-            if c_score >= sc[i]:
-                quad, score = combined, c_score
-            else:
-                quad, score = cands[i], float(sc[i])
-    return score, quad
+            up, down = gain[:, :8], gain[:, 8:]
+            move = np.where(up >= down, delta, -delta) * (np.maximum(up, down) > 0)
+            combined = quads + move.reshape(count, 4, 2)
+            c_score = score_fn(blur, combined)
+            best = sc.argmax(axis=1)
+            single = cands[np.arange(count), best]
+            s_score = sc[np.arange(count), best]
+            use_combined = c_score >= s_score
+            improve = np.maximum(c_score, s_score) > score
+            new = np.where(use_combined[:, None, None], combined, single)
+            quads = np.where(improve[:, None, None], new, quads)
+            score = np.where(improve, np.maximum(c_score, s_score), score)
+    return score, quads
 
 
 # --------------------------------------------------------------------------- refinement
@@ -682,8 +712,9 @@ def _refine(
     last_sep, last_corners = -1.0, best_corners
     previous = best_corners
     for it in range(cfg.refine_iterations + 1):
-        view = _sample(source, geo, t, m, factor)
-        feats = tile_mod.edge_features(Rectified(view, t, m, np.eye(3), previous))
+        view = Rectified(_sample(source, geo, t, m, factor), t, m, np.eye(3), previous)
+        lab = tile_mod.lab_view(view)
+        feats = tile_mod.edge_features(view, lab=lab)
         model = tile_mod.learn(feats)
         last_sep, last_corners = model.separation, geo.corners()
         if last_sep > best_sep:
@@ -695,11 +726,18 @@ def _refine(
         for (r, c), tile in FIXED_TILES.items():
             is_open[r, c] = [bool(tile & b) for b in (1, 2, 4, 8)]
         # The arms are measured per pixel, where only colour exists: a colour-only model.
-        meas = _arm_centres(view, t, m, tile_mod.learn(feats[..., :3]), is_open)
+        meas = _arm_centres(lab, t, m, tile_mod.learn(feats[..., :3]), is_open)
         if meas is None:
             break
         points, axis, expected = meas
-        fitted = _fit_geometry(geo, geo.to_image(points), axis, expected, fit_k=it > 0, floor=0.06 if it < 2 else 0.02)
+        fitted = _fit_geometry(
+            geo,
+            geo.to_image(points),
+            axis,
+            expected,
+            fit_k=cfg.fit_distortion and it > 0,
+            floor=0.06 if it < 2 else 0.02,
+        )
         if fitted is None:
             break
         geo = fitted
@@ -709,15 +747,16 @@ def _refine(
         if moved < 0.2 and it > 0:
             last_corners = new  # converged: its separation is the one just measured
             break
-    # Separation is flat near the truth (the arms are the precise part), so the
-    # latest fit stands unless it made the fixed tiles clearly worse.
-    if last_sep >= 0.85 * best_sep:
+    # Separation is flat near the truth (the arms are the precise part) and the
+    # coarse grid was chosen for it, so the latest fit stands unless the fixed
+    # tiles collapsed under it (the arms misled by a hand or LED spill).
+    if last_sep >= cfg.refine_keep * best_sep:
         return last_corners, last_sep
     return best_corners, best_sep
 
 
 def _arm_centres(
-    view: np.ndarray, t: int, m: int, model: tile_mod.TileModel, is_open: np.ndarray
+    lab_u8: np.ndarray, t: int, m: int, model: tile_mod.TileModel, is_open: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Centre lines of open corridor arms, measured in a rectified view.
 
@@ -725,8 +764,8 @@ def _arm_centres(
     (0: x for N/S arms, 1: y for E/W arms) and the coordinate it should have
     (the tile's centre line).
     """
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2Lab).astype(np.float32)
-    score = lab @ model.weights[:3].astype(np.float32)  # per-pixel corridor score (colour part of the model)
+    # per-pixel corridor score (colour part of the model)
+    score = lab_u8.astype(np.float32) @ model.weights[:3].astype(np.float32)
     area = score[m : m + 7 * t, m : m + 7 * t].reshape(SIZE, t, SIZE, t).swapaxes(1, 2)  # (7, 7, t, t)
     cfg = tile_mod.DEFAULT_CONFIG
     lo, hi = round(cfg.corner_lo * t), max(round(cfg.corner_hi * t), round(cfg.corner_lo * t) + 1)
@@ -777,7 +816,8 @@ def _fit_geometry(
     geo: _Geometry, observed: np.ndarray, axis: np.ndarray, expected: np.ndarray, fit_k: bool, floor: float = 0.02
 ) -> _Geometry | None:
     """Robustly fit board_from_ideal (and k) so each measured arm centre lands on its tile's centre line."""
-    ks = geo.k + np.linspace(-0.08, 0.08, 9) if fit_k else np.array([geo.k])
+    # Lens-sized k only: a runaway k would bend the grid to fit biased arms.
+    ks = np.clip(geo.k + np.linspace(-0.08, 0.08, 9), -0.1, 0.35) if fit_k else np.array([geo.k])
     weights = np.ones(len(observed))
     best: tuple[float, np.ndarray, float] | None = None
     for _ in range(3):
@@ -789,17 +829,19 @@ def _fit_geometry(
         if not results:
             return None
         if fit_k and len(results) >= 3:
-            cost = np.array([r[0] for r in results])
+            # Bending is believed only when it explains clearly more than a flat homography.
+            cost = np.array([r[0] * (1.0 + (r[2] / K_PRIOR) ** 2) for r in results])
             kk = np.array([r[2] for r in results])
             i = int(np.argmin(cost))
             if 0 < i < len(cost) - 1:
                 den = cost[i - 1] - 2 * cost[i] + cost[i + 1]
                 if den > 0:
                     k_star = kk[i] + 0.5 * (cost[i - 1] - cost[i + 1]) / den * (kk[1] - kk[0])
+                    k_star = float(np.clip(k_star, -0.1, 0.35))
                     sol = _solve_board_from_ideal(geo, observed, axis, expected, weights, float(k_star))
                     if sol is not None:
                         results.append((sol[1], sol[0], float(k_star)))
-        best = min(results, key=lambda r: r[0])
+        best = min(results, key=lambda r: r[0] * (1.0 + (r[2] / K_PRIOR) ** 2))
         _, hom, k = best
         resid = np.abs(_predict(hom, geo.undistort(observed, k), axis) - expected)
         scale = max(1.4826 * float(np.median(resid)), floor)  # tile units; wide while far from converged

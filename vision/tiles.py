@@ -40,7 +40,7 @@ from companion.board import EDITIONS, FIXED_TILES, SIZE, Square, Tile, distinct_
 from companion.observation import TileReading
 from vision.rectify import Rectified
 
-__all__ = ["TileModel", "TilesConfig", "edge_features", "fit_model", "grid_quality", "read_tiles"]
+__all__ = ["TileModel", "TilesConfig", "edge_features", "fit_model", "grid_quality", "lab_view", "read_tiles"]
 
 _BITS = np.array([1, 2, 4, 8])
 _SHAPES = np.array([int(t) for t in Tile])
@@ -125,21 +125,25 @@ def _box_means(integral: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return total / area
 
 
-def edge_features(rect: Rectified, config: TilesConfig | None = None) -> np.ndarray:
-    """Per tile and side, the edge region's description minus the tile's corners': shape (7, 7, 4, 4).
-
-    Features: L, a, b means and the standard deviation of L (texture).
-    """
-    cfg = config or DEFAULT_CONFIG
+def lab_view(rect: Rectified) -> np.ndarray:
+    """The rectified view in Lab (uint8 as OpenCV scales it), from colour or grey views."""
     image = rect.image
     if image.ndim == 2 or image.shape[2] == 1:
         image = cv2.cvtColor(image.reshape(image.shape[:2]), cv2.COLOR_GRAY2BGR)
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float64)
-    lum = lab[:, :, 0]
-    stack = np.dstack([lab, lum * lum])
-    integral = cv2.integral(stack, sdepth=cv2.CV_64F)
-    if integral.ndim == 2:
-        integral = integral[:, :, None]
+    return cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+
+
+def edge_features(rect: Rectified, config: TilesConfig | None = None, lab: np.ndarray | None = None) -> np.ndarray:
+    """Per tile and side, the edge region's description minus the tile's corners': shape (7, 7, 4, 4).
+
+    Features: L, a, b means and the standard deviation of L (texture).
+    ``lab``: the view already converted by :func:`lab_view`, when the caller has it.
+    """
+    cfg = config or DEFAULT_CONFIG
+    if lab is None:
+        lab = lab_view(rect)
+    sums, squares = cv2.integral2(lab, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+    integral = np.dstack([sums, squares[:, :, :1]])
 
     t, m = rect.tile_px, rect.margin_px
     corner_boxes, edge_boxes = _boxes(t, cfg)
