@@ -147,7 +147,7 @@ def light_field(lt: Lighting, world: np.ndarray, u: np.ndarray, v: np.ndarray, w
     if lt.shade is not None:
         x, y, rx, ry, depth = lt.shade
         d = ((world[:, :, 0] - x) / rx) ** 2 + ((world[:, :, 1] - y) / ry) ** 2
-        ramp = ramp * (1.0 - depth / (1.0 + np.exp((d - 1.0) * 4.0)))
+        ramp = ramp * (1.0 - depth / (1.0 + np.exp(np.minimum((d - 1.0) * 4.0, 60.0))))
     if lt.band is not None:
         x, y, ang, half, edge, depth = lt.band
         across = np.abs((world[:, :, 0] - x) * -math.sin(ang) + (world[:, :, 1] - y) * math.cos(ang))
