@@ -82,7 +82,7 @@ class LocateConfig:
     refine_tile_px: int = 32
     refine_iterations: int = 3
     min_separation: float = 1.2
-    clear_separation: float = 3.0
+    clear_separation: float = 2.2
     refine_keep: float = 0.6
     fit_distortion: bool = True
 
@@ -257,7 +257,7 @@ def _separation(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
     pos, neg = feats[:, _FIXED_OPEN], feats[:, ~_FIXED_OPEN]
     mp, mn = pos.mean(axis=1), neg.mean(axis=1)
     cp, cn = pos - mp[:, None], neg - mn[:, None]
-    cov = (np.einsum("nki,nkj->nij", cp, cp) + np.einsum("nki,nkj->nij", cn, cn)) / 62.0
+    cov = (cp.transpose(0, 2, 1) @ cp + cn.transpose(0, 2, 1) @ cn) / 62.0
     dim = cov.shape[-1]
     cov += np.eye(dim)[None] * (np.trace(cov, axis1=1, axis2=2)[:, None, None] * 0.05 / dim + 1e-6)
     diff = mp - mn
@@ -339,17 +339,53 @@ def _shifted(quads: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return (proj[..., :2] / proj[..., 2:3]).reshape(-1, 4, 2)
 
 
+def _search_grid(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch: float) -> tuple[float, np.ndarray]:
+    """Place the 7x7 grid near the periodic centre: phase, window, then sub-tile position and pitches."""
+    # (a) phase and window parity, on a lattice finer than the separation's ~0.15-tile basin
+    steps = np.arange(-1.0, 0.99, 0.2)
+    fx, fy = (a.ravel() for a in np.meshgrid(steps, steps))
+    origins = centre - 3.5 * pitch + np.stack([fx, fy], axis=1) * pitch
+    ones = np.full(len(origins), pitch)
+    sc = _separation(blur, _grid_quads(inv, origins, ones, ones))
+    origin = origins[int(np.argmax(sc))]
+    # (b) which 7x7 window of the periodic pattern is the board
+    k = np.arange(-2, 3, dtype=np.float64)
+    kx, ky = (a.ravel() for a in np.meshgrid(k, k))
+    origins = origin + np.stack([kx, ky], axis=1) * pitch
+    ones = np.full(len(origins), pitch)
+    sc = _separation(blur, _grid_quads(inv, origins, ones, ones))
+    origin = origins[int(np.argmax(sc))]
+    # (c) sub-tile position and the two pitches (perspective makes them differ)
+    fine = np.array([-0.1, 0.0, 0.1])
+    fac = np.array([0.97, 1.0, 1.03])
+    ax, ay, sx, sy = (a.ravel() for a in np.meshgrid(fine, fine, fac, fac))
+    px, py = pitch * sx, pitch * sy
+    mid = origin + 3.5 * pitch
+    origins = mid + np.stack([ax * pitch - 3.5 * px, ay * pitch - 3.5 * py], axis=1)
+    quads = _grid_quads(inv, origins, px, py)
+    sc = _separation(blur, quads)
+    i = int(np.argmax(sc))
+    return float(sc[i]), quads[i]
+
+
 def _place(
-    lab: np.ndarray, blurs: dict[int, np.ndarray], inv: np.ndarray, centre: np.ndarray, pitch: float
+    lab: np.ndarray, blurs: dict[int, np.ndarray], inv: np.ndarray, centre: np.ndarray, pitch: float, clear: float
 ) -> tuple[float, np.ndarray]:
     """Place the 7x7 grid of one lattice hypothesis: (fixed-tile separation d', work-image quad).
 
-    Perspective bends a real board away from any one lattice, so the grid is
-    first found with the wide-basin centre/crossing score (phase, window, then
-    a full homography), and only then judged and sharpened by the fixed tiles,
+    First the fixed tiles' own search on the lattice (phase, window, pitches):
+    enough when the board is seen nearly square-on. Strong perspective bends a
+    real board away from any one lattice and that search's narrow basin misses
+    it; then the grid is found with the wide-basin centre/crossing score
+    (phase, window, then a full homography) and judged by the fixed tiles,
     which also settle what that score cannot: the half-tile (centres vs
     crossings) and one-tile (which window) ambiguities.
     """
+    blur = _blurred(lab, pitch, blurs)
+    # The fixed tiles' own lattice search first: enough for a board seen nearly square-on.
+    direct, direct_quad = _search_grid(blur, inv, centre, pitch)
+    if direct > clear:
+        return direct, direct_quad
     wide = _wide(lab, pitch, blurs)
     steps = np.arange(0.0, 0.99, 0.1)
     fx, fy = (a.ravel() for a in np.meshgrid(steps, steps))
@@ -369,8 +405,12 @@ def _place(
     # Which window and which half: the fixed tiles decide.
     moves = np.array([(dx, dy) for dy in (-1.0, 0.0, 1.0) for dx in (-1.0, 0.0, 1.0)])
     quads = _shifted(candidates, moves)
-    sc = _separation(_blurred(lab, pitch, blurs), quads)
+    sc = _separation(blur, quads)
     i = int(np.argmax(sc))
+    # Keep whichever the fixed tiles prefer (the centre/crossing score can be
+    # misled, e.g. by pictures glowing at night where corridors should be).
+    if direct > sc[i]:
+        return direct, direct_quad
     return float(sc[i]), quads[i]
 
 
@@ -519,7 +559,7 @@ def _coarse(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | N
         centre = _periodic_centre(gu, gv, pitch)
         if centre is None:
             continue
-        score, quad = _place(lab, blurs, inv, centre, pitch)
+        score, quad = _place(lab, blurs, inv, centre, pitch, cfg.clear_separation)
         if best is None or score > best[0]:
             best = (score, quad, pitch)
         if score > cfg.clear_separation:
@@ -573,7 +613,7 @@ def _centre_crossing_score(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
     cen, crs = vals[:, :49], vals[:, 49:]
     diff = cen.mean(axis=1) - crs.mean(axis=1)
     dc, dx = cen - cen.mean(axis=1, keepdims=True), crs - crs.mean(axis=1, keepdims=True)
-    cov = (np.einsum("nki,nkj->nij", dc, dc) + np.einsum("nki,nkj->nij", dx, dx)) / (vals.shape[1] - 2)
+    cov = (dc.transpose(0, 2, 1) @ dc + dx.transpose(0, 2, 1) @ dx) / (vals.shape[1] - 2)
     dim = cov.shape[-1]
     cov += np.eye(dim)[None] * (np.trace(cov, axis1=1, axis2=2)[:, None, None] * 0.05 / dim + 1e-6)
     wvec = np.linalg.solve(cov, diff[..., None])[..., 0]
