@@ -15,16 +15,18 @@ from collections.abc import Sequence
 from companion import __version__
 from companion.errors import USER_ERRORS
 
-#: Modules that add sub-commands; each has ``register(subparsers) -> None`` and
-#: sets ``func(args) -> int`` on the parsers it adds.
-COMMAND_MODULES: tuple[str, ...] = (
-    "companion.cli_analysis",
-    "companion.cli_game",
-    "companion.bench",
-    "hardware.cli",
-    "vision.cli",
-    "vision.cli_render",
-)
+#: Modules that add sub-commands, with the commands each adds. Each module has
+#: ``register(subparsers) -> None`` and sets ``func(args) -> int`` on its parsers.
+#: Only the module of the command being run is imported, so ``analyze`` does
+#: not pay for OpenCV; ``--help`` imports them all.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "companion.cli_analysis": ("analyze", "hint"),
+    "companion.cli_game": ("run",),
+    "companion.bench": ("bench",),
+    "hardware.cli": ("leds",),
+    "vision.cli": ("vision-test",),
+    "vision.cli_render": ("render-photos",),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,14 +36,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _modules_for(argv: Sequence[str]) -> list[str]:
+    """The command modules to import: the one owning the command in ``argv``, else all (for help and errors)."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    owners = [name for name, commands in COMMAND_MODULES.items() if command in commands]
+    return owners or list(COMMAND_MODULES)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="labyrinth-companion",
         description="Referee and light guide for the Labyrinth board game.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
+    for name in _modules_for(sys.argv[1:] if argv is None else argv):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -53,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
