@@ -49,8 +49,6 @@ class ReaderConfig:
     ``tile_px``/``margin``: the rectified view's scale (pixels per tile) and border; the
     border is wide enough to see a pawn leaning off an edge square and an arm crossing
     the board's edge.
-    ``min_grid_quality``: below this agreement of the fixed tiles with their known
-    openings the geometry is wrong or the board is hidden: "cannot read now".
     ``night_level``: 90th-percentile grey level of the frame below which it is a night
     (darkened-room) frame (rendered nights stay under ~50, daylight frames over ~100).
     ``locate``/``tiles``: passed through to the grid engineer's stages.
@@ -60,7 +58,6 @@ class ReaderConfig:
     min_side: int = 64
     tile_px: int = 48
     margin: float = 0.75
-    min_grid_quality: float = 0.9
     night_level: float = 75.0
     locate: Any = None
     tiles: Any = None
@@ -78,6 +75,7 @@ class Reading:
     rect: Rectified | None = None
     pawns: list[pawn_mod.PawnDetection] = field(default_factory=list)
     grid_quality: float | None = None
+    signals: occ.Signals | None = None
 
 
 class FrameError(ValueError):
@@ -147,16 +145,17 @@ class BoardReader:
         )
         reading.pawns = detections
         exclude = pawn_mod.covered_squares(detections, rect)
-        boxes = [d.box for d in detections]
-        problem = occ.board_problem(rect, cfg.occlusion, lighting, exclude, image.shape, boxes)
-        if problem:
-            return unreadable(problem)
+        if occ.sharpness(rect) < cfg.occlusion.blur_ratio:
+            return unreadable("frame too blurred to read")
         # Read the openings again with the pawns painted out (better than down-weighting their squares).
         erased = pawn_mod.erase(rect, detections)
         tiles = read_tiles(erased, cfg.tiles) if detections else first
         quality = float(grid_quality(erased))
         reading.grid_quality = quality
-        problem = occ.tiles_problem(tiles, quality, exclude, cfg.occlusion, lighting, cfg.min_grid_quality)
+        boxes = [d.box for d in detections]
+        signals = occ.signals(rect, image.shape, tiles, quality, exclude, boxes, cfg.occlusion)
+        reading.signals = signals
+        problem = occ.decide(signals, lighting, cfg.occlusion)
         if problem:
             return unreadable(problem)
         pictures = treasure_mod.describe(rect, tiles)
