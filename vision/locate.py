@@ -707,7 +707,7 @@ class _Geometry:
     def distort(self, ideal: np.ndarray) -> np.ndarray:
         d = ideal - self.centre
         p = d.copy()
-        for _ in range(6):  # fixed point of p = d / (1 + k |p|²): converges fast for lens-sized k
+        for _ in range(4):  # fixed point of p = d / (1 + k |p|²): converges fast for lens-sized k
             r2 = (p * p).sum(axis=-1, keepdims=True) / self.scale**2
             p = d / (1.0 + self.k * r2)
         return self.centre + p
@@ -759,8 +759,8 @@ def _refine(
     # Sample from a block-averaged copy with ~1.25-2.5 source pixels per view pixel.
     pitch = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))) / 7.0
     factor = max(1, int(pitch / (1.25 * t)))
-    if reduced is not None and reduced[0] == factor:
-        source = reduced[1]
+    if reduced is not None and 1 < reduced[0] <= pitch / t:
+        factor, source = reduced  # the work copy is fine enough: no second reduction of the photo
     elif factor > 1:
         source = cv2.resize(
             image[: h - h % factor, : w - w % factor], (w // factor, h // factor), interpolation=cv2.INTER_AREA
