@@ -325,25 +325,41 @@ def read_tiles(
     return out
 
 
-def grid_quality(rect: Rectified, config: TilesConfig | None = None) -> float:
+def grid_quality(rect: Rectified, config: TilesConfig | None = None, features: np.ndarray | None = None) -> float:
     """How well the geometry fits a Labyrinth board, 0..1 (about 0.5 for a wrong grid, near 1 for a right one).
 
     The share of the 16 fixed tiles' 64 known edges whose side (open/closed) a
     model learned from the *other* fixed tiles gets right (leave-one-tile-out,
-    so a wrong grid cannot explain itself), softened by how sure it is.
+    so a wrong grid cannot explain itself), softened by how sure it is. The 16
+    folds are solved together in closed form. ``features``: the view's
+    :func:`edge_features`, when the caller has them.
     """
     cfg = config or DEFAULT_CONFIG
-    feats = edge_features(rect, cfg)
-    known = feats[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]
-    tile_of = _FIXED_EDGES[:, 0] * SIZE + _FIXED_EDGES[:, 1]
-    agree = np.empty(len(known))
-    for tile in np.unique(tile_of):
-        held = tile_of == tile
-        try:
-            model = fit_model(known[~held], _FIXED_OPEN[~held], cfg)
-        except ValueError:
-            agree[held] = 0.5
-            continue
-        prob = model.probabilities(known[held], cfg.prob_floor)
-        agree[held] = np.where(_FIXED_OPEN[held], prob, 1.0 - prob)
+    feats = edge_features(rect, cfg) if features is None else features
+    known = feats[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]  # (64, F)
+    folds = np.arange(len(known)) // 4  # the 4 edges of each fixed tile, in order
+    dim = known.shape[1]
+    keep = folds[None, :] != np.arange(16)[:, None]  # (16, 64) training edges of each fold
+    pos = keep & _FIXED_OPEN[None, :]
+    neg = keep & ~_FIXED_OPEN[None, :]
+    n_pos, n_neg = pos.sum(axis=1), neg.sum(axis=1)
+    m_pos = (pos @ known) / n_pos[:, None]
+    m_neg = (neg @ known) / n_neg[:, None]
+    outer = known[:, :, None] * known[:, None, :]  # (64, F, F)
+    scatter = np.einsum("kn,nij->kij", (pos | neg).astype(np.float64), outer)
+    scatter -= n_pos[:, None, None] * m_pos[:, :, None] * m_pos[:, None, :]
+    scatter -= n_neg[:, None, None] * m_neg[:, :, None] * m_neg[:, None, :]
+    cov = scatter / np.maximum(n_pos + n_neg - 2, 1)[:, None, None]
+    ridge = cfg.ridge * np.trace(cov, axis1=1, axis2=2) / dim * 0.05 + 1e-6
+    diff = m_pos - m_neg
+    weights = np.linalg.solve(cov + ridge[:, None, None] * np.eye(dim)[None], diff[..., None])[..., 0]
+    weights /= np.maximum(np.linalg.norm(weights, axis=1, keepdims=True), 1e-12)
+    mean_open, mean_closed = (m_pos * weights).sum(axis=1), (m_neg * weights).sum(axis=1)
+    spread = np.sqrt(np.maximum(np.einsum("ki,kij,kj->k", weights, cov, weights), 1e-12)) * cfg.spread_inflation
+    held = np.arange(len(known))
+    score = (known * weights[folds]).sum(axis=1)
+    fold = folds[held]
+    logit = (mean_open - mean_closed)[fold] / spread[fold] ** 2 * (score - 0.5 * (mean_open + mean_closed)[fold])
+    prob = np.clip(1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50))), cfg.prob_floor, 1.0 - cfg.prob_floor)
+    agree = np.where(_FIXED_OPEN, prob, 1.0 - prob)
     return float(agree.mean())
