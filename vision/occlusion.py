@@ -42,9 +42,9 @@ class OcclusionConfig:
     Signals (see :class:`Signals`): ``lattice_patch`` (half-size of a lattice patch,
     tiles); ``foreign_distance``/``foreign_floor`` (a lattice point or frame segment is
     foreign beyond this many robust spreads of the frame's own variation, and at least
-    the floor, Lab units); ``band_inner``/``band_outer`` (the frame band checked for an
-    arm, tiles outside the tile area); ``band_lightness_weight`` (shadows change
-    lightness more than colour); ``low_confidence`` (a tile reading below it is unclear).
+    the floor, in :func:`shade_invariant` units); ``band_inner``/``band_outer`` (the frame band checked for an
+    arm, tiles outside the tile area); ``lightness_weight`` (how much brightness counts
+    next to chromaticity, see :func:`shade_invariant`); ``low_confidence`` (a tile reading below it is unclear).
 
     Decision by day — any of: grid quality under ``min_quality``; more than
     ``max_low_tiles`` unclear tiles; a run of ``long_band_run`` foreign frame
@@ -62,11 +62,11 @@ class OcclusionConfig:
     blur_ratio: float = 0.02
     lattice_patch: float = 0.1
     foreign_distance: float = 4.0
-    foreign_floor: float = 18.0
+    foreign_floor: float = 6.0
     band_inner: float = 0.1
     band_outer: float = 0.5
-    band_floor: float = 18.0
-    band_lightness_weight: float = 0.25
+    band_floor: float = 6.0
+    lightness_weight: float = 0.2
     low_confidence: float = 0.5
     min_quality: float = 0.955
     max_low_tiles: int = 1
@@ -141,10 +141,26 @@ def sharpness(rect: Rectified) -> float:
 # --------------------------------------------------------------------------- board
 
 
+def shade_invariant(image: np.ndarray, lightness_weight: float = 0.2) -> np.ndarray:
+    """Per pixel: chromaticity (r, g shares of R+G+B, x100) and a little lightness (grey x weight / 2.55).
+
+    A shadow or uneven light scales R, G and B together, leaving the chromaticity
+    unchanged, so a shadow across the board is not "something over the board"; a
+    hand or sleeve changes the colour itself.
+    """
+    bgr = image.astype(np.float32)
+    total = bgr.sum(axis=2) + 3.0
+    out = np.empty_like(bgr)
+    out[..., 0] = bgr[..., 2] / total * 100.0
+    out[..., 1] = bgr[..., 1] / total * 100.0
+    out[..., 2] = total * (lightness_weight / 7.65)
+    return out
+
+
 def lattice_foreign(rect: Rectified, config: OcclusionConfig | None = None) -> np.ndarray:
     """8x8 booleans: lattice points (where tile corners meet) unlike the board's wall colour."""
     cfg = config or OcclusionConfig()
-    lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = shade_invariant(rect.image, cfg.lightness_weight)
     t, m = rect.tile_px, rect.margin_px
     half = max(1, round(cfg.lattice_patch * t))
     samples = np.zeros((SIZE + 1, SIZE + 1, 3), dtype=np.float32)
@@ -191,7 +207,7 @@ def frame_band(
     hi = min(hi, m)
     if hi - lo < 2:
         return np.full(4 * 2 * SIZE, -1, dtype=np.int8)
-    lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = shade_invariant(rect.image, cfg.lightness_weight)
     side = SIZE * t
     half = t // 2
     medians = np.zeros((4, 2 * SIZE, 3), dtype=np.float32)
@@ -222,8 +238,7 @@ def frame_band(
     out = np.full((4, 2 * SIZE), -1, dtype=np.int8)
     if known.sum() < 12:
         return out.reshape(-1)
-    scale = np.array([cfg.band_lightness_weight, 1.0, 1.0])
-    residual = _gradient_residuals(medians.reshape(-1, 3), _segment_positions(t, m), known.reshape(-1), scale)
+    residual = _gradient_residuals(medians.reshape(-1, 3), _segment_positions(t, m), known.reshape(-1), np.ones(3))
     spread = float(np.median(residual[known.reshape(-1)]))
     threshold = max(cfg.band_floor, cfg.foreign_distance * spread)
     flags = (residual > threshold).reshape(4, 2 * SIZE)

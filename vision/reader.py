@@ -158,7 +158,7 @@ class BoardReader:
         problem = occ.decide(signals, lighting, cfg.occlusion)
         if problem:
             return unreadable(problem)
-        pictures = treasure_mod.describe(rect, tiles)
+        pictures = treasure_mod.describe(erased, tiles, hidden=exclude)
         tiles = [
             dataclasses.replace(t, treasure=p.treasure, descriptor=p.descriptor)
             for t, p in zip(tiles, pictures, strict=True)

@@ -21,13 +21,13 @@ Compare two with :func:`descriptor_distance` (smaller = more alike).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from companion.board import SIZE
+from companion.board import SIZE, START_SQUARES, Square
 from companion.observation import TileReading
 from vision.rectify import Rectified
 
@@ -39,13 +39,15 @@ RINGS = 4
 
 @dataclass(frozen=True)
 class TreasureConfig:
-    """``radius``: picture disc radius in tiles; ``foreign_distance``: Lab distance from the
-    corridor colour that makes a pixel part of a picture; ``min_share``: share of the disc
-    such pixels must cover."""
+    """``radius``: the disc (tiles) where a picture is looked for: inside the narrowest
+    corridor, so walls never count; ``describe_radius``: the disc the descriptor covers
+    (most of a picture); ``foreign_distance``: Lab distance from the corridor colour that
+    makes a pixel part of a picture; ``min_share``: share of the disc such pixels must cover."""
 
-    radius: float = 0.3
+    radius: float = 0.15
+    describe_radius: float = 0.22
     foreign_distance: float = 22.0
-    min_share: float = 0.18
+    min_share: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -64,79 +66,99 @@ def _disc_geometry(tile_px: int, radius: float) -> tuple[np.ndarray, np.ndarray]
     return disc, ring
 
 
-def describe(rect: Rectified, tiles: Sequence[TileReading], config: TreasureConfig | None = None) -> list[Picture]:
-    """Per square (row-major): is there a picture, and its descriptor (empty when none)."""
+def describe(
+    rect: Rectified,
+    tiles: Sequence[TileReading],
+    config: TreasureConfig | None = None,
+    hidden: Iterable[Square] = (),
+) -> list[Picture]:
+    """Per square (row-major): is there a picture, and its descriptor (empty when none).
+
+    The four start squares never carry a treasure (their markings are not pictures),
+    and ``hidden`` squares (under a pawn) cannot show one. Vectorised over the 49
+    tiles; only tiles with a picture get a descriptor.
+    """
     cfg = config or TreasureConfig()
     t = rect.tile_px
     grid = rect.tiles_array()  # (7, 7, t, t, 3) BGR
-    lab = cv2.cvtColor(grid.reshape(-1, t, 3), cv2.COLOR_BGR2Lab).reshape(grid.shape).astype(np.float32)
-    hsv = cv2.cvtColor(grid.reshape(-1, t, 3), cv2.COLOR_BGR2HSV).reshape(grid.shape)
-    disc, ring = _disc_geometry(t, cfg.radius)
-    corridor_all = _corridor_colours(lab, tiles, t)
-    fallback = np.median(np.stack([c for c in corridor_all if c is not None]), axis=0) if any(
-        c is not None for c in corridor_all
-    ) else np.median(lab.reshape(-1, 3), axis=0)
+    flat = grid.reshape(-1, t, 3)
+    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(SIZE * SIZE, t, t, 3).astype(np.float32)
+    hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV).reshape(SIZE * SIZE, t, t, 3)
+    disc, _ = _disc_geometry(t, cfg.radius)
+    wide, ring = _disc_geometry(t, cfg.describe_radius)
+    ref = _corridor_colours(lab, tiles, t)  # (49, 3)
+    dist = np.linalg.norm(lab - ref[:, None, None, :], axis=3)
+    foreign = dist > cfg.foreign_distance
+    shares = (foreign & disc[None]).reshape(SIZE * SIZE, -1).sum(axis=1) / float(disc.sum())
+    skip = set(START_SQUARES) | set(hidden)
     out: list[Picture] = []
     for i in range(SIZE * SIZE):
-        r, c = divmod(i, SIZE)
-        ref = corridor_all[i] if corridor_all[i] is not None else fallback
-        tile_lab = lab[r, c]
-        dist = np.linalg.norm(tile_lab - ref, axis=2)
-        foreign = (dist > cfg.foreign_distance) & disc
-        share = float(foreign.sum()) / float(disc.sum())
-        if share < cfg.min_share:
+        share = float(shares[i])
+        if share < cfg.min_share or divmod(i, SIZE) in skip:
             out.append(Picture(False, (), share))
-            continue
-        out.append(Picture(True, _descriptor(tile_lab, hsv[r, c], foreign, ring, disc, ref), share))
+        else:
+            out.append(Picture(True, _descriptor(lab[i], hsv[i], foreign[i] & wide, ring, wide, ref[i]), share))
     return out
 
 
-def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> list[np.ndarray | None]:
-    """Each tile's corridor colour, sampled halfway between its centre and each open side."""
+def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> np.ndarray:
+    """Each tile's corridor colour (49, 3): the median of small patches between its centre and its open sides.
+
+    A tile whose reading has no open side (impossible for a valid shape) falls back to the board's median.
+    """
     half = max(1, t // 12)
     c = t // 2
-    offsets = {1: (0, -int(0.36 * t)), 2: (int(0.36 * t), 0), 4: (0, int(0.36 * t)), 8: (-int(0.36 * t), 0)}
-    out: list[np.ndarray | None] = []
-    for i, reading in enumerate(tiles):
-        r, col = divmod(i, SIZE)
-        patches = []
-        for bit, (dx, dy) in offsets.items():
-            if int(reading.openings) & bit:
-                x, y = c + dx, c + dy
-                patches.append(lab[r, col, y - half : y + half + 1, x - half : x + half + 1].reshape(-1, 3))
-        out.append(np.median(np.concatenate(patches), axis=0) if patches else None)
-    return out
+    d = int(0.36 * t)
+    spots = ((c - d, c), (c, c + d), (c + d, c), (c, c - d))  # (y, x) toward N, E, S, W
+    patches = np.stack(
+        [lab[:, y - half : y + half + 1, x - half : x + half + 1].reshape(len(lab), -1, 3) for y, x in spots], axis=1
+    )  # (49, 4, n, 3)
+    medians = np.median(patches, axis=2)  # (49, 4, 3)
+    openings = np.array([int(r.openings) for r in tiles], dtype=np.int64)
+    is_open = ((openings[:, None] >> np.arange(4)[None]) & 1).astype(bool)  # N E S W bits 1 2 4 8
+    weights = is_open[..., None].astype(np.float32)
+    counts = weights.sum(axis=1)
+    mean = (medians * weights).sum(axis=1) / np.maximum(counts, 1.0)
+    fallback = np.median(medians.reshape(-1, 3), axis=0)
+    return np.where(counts > 0, mean, fallback).astype(np.float32)
 
 
 def _descriptor(
     lab: np.ndarray, hsv: np.ndarray, foreign: np.ndarray, ring: np.ndarray, disc: np.ndarray, ref: np.ndarray
 ) -> tuple[float, ...]:
-    light = lab[..., 0] - ref[0]  # lightness relative to the corridor: exposure-tolerant
-    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
-    chroma = np.hypot(a, b)
-    hue = hsv[..., 0].astype(np.float32)
-    sat = hsv[..., 1].astype(np.float32) / 255.0
     sel = foreign
-    hue_hist = np.histogram(hue[sel], bins=HUE_BINS, range=(0, 180), weights=sat[sel])[0]
-    hue_hist = hue_hist / max(1e-6, hue_hist.sum())
-    light_hist = np.histogram(np.clip(light[sel], -120, 119), bins=LIGHT_BINS, range=(-120, 120))[0].astype(np.float64)
-    light_hist = light_hist / max(1.0, light_hist.sum())
-    rings = []
-    for k in range(RINGS):
-        in_ring = disc & (ring == k)
-        n = max(1, int(in_ring.sum()))
-        ang = np.deg2rad(hue[in_ring] * 2.0)
-        w = sat[in_ring]
-        vec = np.hypot(float((np.cos(ang) * w).sum()), float((np.sin(ang) * w).sum())) / n
-        rings += [
-            float(foreign[in_ring].sum()) / n,
-            float(light[in_ring].mean()) / 100.0 if in_ring.any() else 0.0,
-            float(chroma[in_ring].mean()) / 100.0 if in_ring.any() else 0.0,
-            vec,
-        ]
-    share = float(sel.sum()) / max(1, int(disc.sum()))
-    stats = [share, float(chroma[sel].mean()) / 100.0, float(light[sel].std()) / 100.0, float(sat[sel].mean())]
-    vector = np.concatenate([hue_hist, light_hist, rings, stats]).astype(np.float64)
+    n_sel = max(1, int(sel.sum()))
+    light = lab[..., 0] - ref[0]  # lightness relative to the corridor: exposure-tolerant
+    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    hue = hsv[..., 0].astype(np.int64)
+    sat = hsv[..., 1].astype(np.float32) / 255.0
+    hue_hist = np.bincount((hue[sel] * HUE_BINS) // 180, weights=sat[sel], minlength=HUE_BINS)[:HUE_BINS]
+    hue_hist = hue_hist / max(1e-6, float(hue_hist.sum()))
+    light_bins = np.clip(((light[sel] + 120.0) * LIGHT_BINS / 240.0).astype(np.int64), 0, LIGHT_BINS - 1)
+    light_hist = np.bincount(light_bins, minlength=LIGHT_BINS) / float(n_sel)
+    in_disc = disc.ravel()
+    rings_idx = ring.ravel()[in_disc]
+    counts = np.maximum(np.bincount(rings_idx, minlength=RINGS), 1).astype(np.float64)
+    angle = np.deg2rad(hue.ravel()[in_disc] * 2.0)
+    w = sat.ravel()[in_disc]
+    vx = np.bincount(rings_idx, weights=np.cos(angle) * w, minlength=RINGS)
+    vy = np.bincount(rings_idx, weights=np.sin(angle) * w, minlength=RINGS)
+    rings = np.stack(
+        [
+            np.bincount(rings_idx, weights=sel.ravel()[in_disc], minlength=RINGS) / counts,
+            np.bincount(rings_idx, weights=light.ravel()[in_disc], minlength=RINGS) / counts / 100.0,
+            np.bincount(rings_idx, weights=chroma.ravel()[in_disc], minlength=RINGS) / counts / 100.0,
+            np.hypot(vx, vy) / counts,
+        ],
+        axis=1,
+    ).ravel()
+    stats = [
+        n_sel / max(1.0, float(disc.sum())),
+        float(chroma[sel].mean()) / 100.0 if sel.any() else 0.0,
+        float(light[sel].std()) / 100.0 if sel.any() else 0.0,
+        float(sat[sel].mean()) if sel.any() else 0.0,
+    ]
+    vector = np.concatenate([hue_hist, light_hist, rings, stats])
     return tuple(round(float(v), 4) for v in vector)
 
 
