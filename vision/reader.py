@@ -231,12 +231,16 @@ def _check_corners(corners: np.ndarray, shape: tuple[int, ...]) -> None:
     pts = np.asarray(corners, dtype=np.float64)
     if pts.shape != (4, 2) or not np.all(np.isfinite(pts)):
         raise BoardNotFoundError("corners are not four finite points")
-    area = 0.5 * abs(float(np.cross(pts[2] - pts[0], pts[3] - pts[1])))
+    area = 0.5 * abs(_cross(pts[2] - pts[0], pts[3] - pts[1]))
     if area < 49 * 8 * 8:
         raise BoardNotFoundError("board too small in the frame")
-    signs = [np.cross(pts[(i + 1) % 4] - pts[i], pts[(i + 2) % 4] - pts[(i + 1) % 4]) for i in range(4)]
+    signs = [_cross(pts[(i + 1) % 4] - pts[i], pts[(i + 2) % 4] - pts[(i + 1) % 4]) for i in range(4)]
     if not (all(s > 0 for s in signs) or all(s < 0 for s in signs)):
         raise BoardNotFoundError("corners do not form a convex quadrilateral")
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
 
 
 def _calibrated_corners(calibration: Mapping[str, Any]) -> np.ndarray | None:

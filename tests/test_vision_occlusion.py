@@ -1,0 +1,104 @@
+"""Occlusion: hands over rendered boards, unreadable frames, and the decision over measured signals."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from companion.board import random_setup
+from vision.occlusion import (
+    OcclusionConfig,
+    Signals,
+    _gradient_residuals,
+    _segment_positions,
+    decide,
+    frame_level,
+    frame_problem,
+    longest_run,
+    shade_invariant,
+)
+from vision.reader import BoardReader
+from vision.render import render_photo
+
+SIZE = (1280, 960)
+
+
+@cache
+def _photo(seed: int, look: str, occlusion: bool, lighting: str = "day") -> np.ndarray:
+    board, _ = random_setup(random.Random(seed))
+    image, label = render_photo(board, seed=seed, look=look, size=SIZE, occlusion=occlusion, lighting=lighting)
+    assert label["occluded"] is occlusion
+    return image
+
+
+@pytest.mark.parametrize(("seed", "look"), [(41, "classic"), (42, "hedge"), (43, "dark"), (44, "bright")])
+def test_hand_over_the_board_is_reported(seed: int, look: str) -> None:
+    obs = BoardReader().read(_photo(seed, look, True))
+    assert obs.occluded and obs.reason
+    assert not obs.tiles and not obs.pawns
+
+
+@pytest.mark.parametrize(("seed", "look"), [(41, "classic"), (42, "hedge"), (45, "wizard")])
+def test_clean_board_is_not_flagged(seed: int, look: str) -> None:
+    obs = BoardReader().read(_photo(seed, look, False))
+    assert not obs.occluded, obs.reason
+    assert obs.readable
+
+
+def test_frame_problems() -> None:
+    assert frame_problem(np.zeros((480, 640, 3), np.uint8)) == "blank frame: nothing to see"
+    dark = np.zeros((480, 640, 3), np.uint8)
+    dark[:, 320:] = 10  # a faint board edge, still far too dark to read
+    assert "too dark" in (frame_problem(dark) or "")
+    assert frame_problem(_photo(41, "classic", False)) is None
+
+
+def test_night_and_day_levels() -> None:
+    day = frame_level(_photo(41, "classic", False))
+    night = frame_level(_photo(46, "classic", False, "night"))
+    assert night < BoardReader().config.night_level < day
+
+
+def test_shade_invariant_ignores_shadows() -> None:
+    patch = np.full((4, 4, 3), (60, 120, 200), np.uint8)
+    shadow = (patch * 0.5).astype(np.uint8)
+    a, b = shade_invariant(patch, 0.0), shade_invariant(shadow, 0.0)
+    assert np.allclose(a, b, atol=1.0)
+    skin = np.full((4, 4, 3), (150, 178, 228), np.uint8)
+    assert np.abs(shade_invariant(skin, 0.0) - a).max() > 10
+
+
+def test_longest_run_wraps_around_the_frame() -> None:
+    flags = np.zeros(56, dtype=np.int8)
+    flags[[0, 1, 54, 55]] = 1
+    flags[[2]] = -1  # unknown segments neither break nor extend a run
+    flags[[3]] = 1
+    assert longest_run(flags) == 5
+    assert longest_run(np.full(56, -1, dtype=np.int8)) == 0
+    assert longest_run(np.zeros(56, dtype=np.int8)) == 0
+
+
+def test_gradient_model_absorbs_uneven_light_not_a_hand() -> None:
+    pos = _segment_positions(48, 36)
+    values = np.stack([50 + 3 * pos[:, 0], 30 - 2 * pos[:, 1], np.full(len(pos), 20.0)], axis=1)
+    values[10] += (15, -10, 0)
+    known = np.ones(len(pos), dtype=bool)
+    residual = _gradient_residuals(values, pos, known, np.ones(3))
+    assert residual[10] > 10 and np.delete(residual, 10).max() < 1e-6
+
+
+def test_decide_rules() -> None:
+    cfg = OcclusionConfig()
+    clean = Signals(band_run=1, lattice=1, quality=0.99, low_tiles=0)
+    assert decide(clean, "day", cfg) is None
+    assert decide(Signals(cfg.long_band_run, 0, 0.99, 0), "day", cfg)
+    assert decide(Signals(0, 0, cfg.min_quality - 0.01, 0), "day", cfg)
+    assert decide(Signals(0, 0, 0.99, cfg.max_low_tiles + 1), "day", cfg)
+    assert decide(Signals(2, cfg.corroborating_lattice, 0.99, 0), "day", cfg)
+    assert decide(Signals(2, 0, 0.99, 0), "day", cfg) is None
+    assert decide(Signals(9, 9, 0.9, 3), "night", cfg) is None  # the frame band is not used in the dark
+    assert decide(Signals(0, 0, cfg.night_min_quality - 0.01, 0), "night", cfg)
+    assert "fixed tiles" in (decide(Signals(0, 0, 0.99, 0, ((0, 0), (2, 2))), "day", cfg) or "")
