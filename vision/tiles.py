@@ -31,7 +31,7 @@ straight, a corner or a T), with the posterior of that shape as confidence.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -62,6 +62,8 @@ class TilesConfig:
     * ``prob_floor``: no side is ever certain; keeps one misread from dominating a
       candidate board's score.
     * ``exclude_weight``: how much of an excluded (pawn-covered) tile's evidence is kept.
+    * ``pawn_edge_lo..pawn_edge_hi``: the band read on excluded (pawn) squares,
+      hugging the tile border, where a pawn standing on the centre rarely reaches.
     * ``fixed_prior``: log-odds in favour of a fixed square's known shape when
       decoding (a pawn on a start corner must not turn it into a T; two sides
       clearly contradicting it still win, which grid_quality then flags).
@@ -76,6 +78,8 @@ class TilesConfig:
     edge_hi: float = 0.27
     prob_floor: float = 0.01
     exclude_weight: float = 0.9
+    pawn_edge_lo: float = 0.03
+    pawn_edge_hi: float = 0.11
     fixed_prior: float = 6.0
     spread_inflation: float = 1.3
     ridge: float = 1.0
@@ -255,8 +259,11 @@ def edge_probabilities(
     model = learn(feats, excluded, cfg)
     prob = model.probabilities(feats, cfg.prob_floor)
     if excluded.any():
+        # A pawn stands on the centre and leans out over the inner part of the
+        # sides: read its square from a band hugging the tile border instead.
+        outer = edge_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi))
         w = cfg.exclude_weight
-        prob[excluded] = 0.5 + (prob[excluded] - 0.5) * w
+        prob[excluded] = 0.5 + (model.probabilities(outer[excluded], cfg.prob_floor) - 0.5) * w
     return prob, model
 
 
