@@ -80,7 +80,7 @@ class LocateConfig:
     max_orientations: int = 2
     max_pitches: int = 2
     refine_tile_px: int = 24
-    refine_iterations: int = 3
+    refine_iterations: int = 6
     min_separation: float = 1.2
     clear_separation: float = 2.2
     refine_keep: float = 0.6
@@ -803,7 +803,7 @@ def _refine(
         new = geo.corners()
         moved = float(np.abs(new - previous).max())
         previous = new
-        if moved < 0.2 and it > 0:
+        if moved < max(0.3, 0.005 * pitch) and it > 0:
             last_corners = new  # converged: its separation is the one just measured
             break
     # Separation is flat near the truth (the arms are the precise part) and the
