@@ -1,0 +1,293 @@
+"""Corner refinement for :mod:`vision.locate`: homography plus radial lens distortion, fitted to corridor arms.
+
+Corridors run through the middle of every tile, so in a rectified view the
+centre line of each open corridor arm is its tile's centre line. About 120
+arm centres are measured per pass (per pixel, with a colour model learned
+from the fixed tiles in that very view) and a homography plus one radial
+distortion term is fitted to them, robustly; the view is re-sampled through
+the new model and the fit repeated until the corners settle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from companion.board import FIXED_TILES, SIZE
+from vision import tiles as tile_mod
+from vision.locate_grid import BOARD_CORNERS
+from vision.rectify import Rectified, quad_homography
+
+if TYPE_CHECKING:
+    from vision.locate import LocateConfig
+
+__all__ = ["refine_corners"]
+
+#: Scale of the radial-distortion prior: a fitted k must beat the flat model by a factor (1 + (k / K_PRIOR)²).
+K_PRIOR = 1.0
+
+
+@dataclass
+class _Geometry:
+    """Board -> photo model: ``board_from_ideal`` (3x3) and one radial distortion term ``k``.
+
+    ideal = c + (p - c) (1 + k |p - c|² / s²) for an observed pixel p, with c the
+    image centre and s the image width: the usual lens model with the focal
+    length folded into ``k``. A homography alone bends nowhere, so under a
+    wide lens its corners miss the board's real corners by several pixels.
+    """
+
+    board_from_ideal: np.ndarray
+    k: float
+    centre: np.ndarray
+    scale: float
+
+    def undistort(self, observed: np.ndarray, k: float | None = None) -> np.ndarray:
+        kk = self.k if k is None else k
+        d = observed - self.centre
+        r2 = (d * d).sum(axis=-1, keepdims=True) / self.scale**2
+        return self.centre + d * (1.0 + kk * r2)
+
+    def distort(self, ideal: np.ndarray) -> np.ndarray:
+        d = ideal - self.centre
+        p = d.copy()
+        for _ in range(4):  # fixed point of p = d / (1 + k |p|²): converges fast for lens-sized k
+            r2 = (p * p).sum(axis=-1, keepdims=True) / self.scale**2
+            p = d / (1.0 + self.k * r2)
+        return self.centre + p
+
+    def to_image(self, board: np.ndarray) -> np.ndarray:
+        """Board coordinates (tile units, N x 2) -> observed image pixels."""
+        ideal_from_board = np.linalg.inv(self.board_from_ideal)
+        ideal = cv2.perspectiveTransform(board.reshape(1, -1, 2).astype(np.float64), ideal_from_board)
+        return self.distort(ideal[0])
+
+    def corners(self) -> np.ndarray:
+        return self.to_image(BOARD_CORNERS)
+
+
+def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int, factor: int = 1) -> np.ndarray:
+    """A rectified view (tile_px ``t``, margin ``m``) through the distortion model, by remap.
+
+    ``image`` may be the photo reduced by an integer ``factor`` (block average),
+    which removes the aliasing noise a plain remap of a much larger tile has.
+    """
+    side = 7 * t + 2 * m
+    step = 4  # the map is smooth: compute it on a coarse lattice and interpolate
+    n = -(-side // step) + 2
+    # cv2.resize by an integer factor puts lattice point j at output pixel (j + 0.5) * step - 0.5;
+    # one padding cell on each side keeps the border pixels interpolated, not clamped.
+    idx = (np.arange(n, dtype=np.float64) - 0.5) * step - 0.5
+    gx, gy = np.meshgrid(idx, idx)
+    board = np.stack([(gx - (m - 0.5)) / t, (gy - (m - 0.5)) / t], axis=-1).reshape(-1, 2)
+    pts = geo.to_image(board).reshape(n, n, 2).astype(np.float32)
+    full = cv2.resize(pts, (n * step, n * step), interpolation=cv2.INTER_LINEAR)[step : step + side, step : step + side]
+    if factor > 1:
+        full = (full + 0.5) / factor - 0.5
+    return cv2.remap(image, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+
+
+def refine_corners(
+    image: np.ndarray, corners: np.ndarray, cfg: LocateConfig, reduced: tuple[int, np.ndarray] | None = None
+) -> tuple[np.ndarray, float]:
+    """Sharpen the corners: fit homography + radial distortion to the centre lines of open corridor arms.
+
+    Every model is judged by the fixed tiles' separation in its own rectified
+    view and the best one is kept, so a frame that misleads the arm
+    measurements (a hand, LED spill at night) cannot walk the grid away.
+    """
+    h, w = image.shape[:2]
+    centre = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
+    geo = _Geometry(quad_homography(corners, BOARD_CORNERS), 0.0, centre, float(w))
+    t, m = cfg.refine_tile_px, cfg.refine_tile_px // 2
+    # Sample from a block-averaged copy with ~1.25-2.5 source pixels per view pixel.
+    pitch = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))) / 7.0
+    factor = max(1, int(pitch / (1.25 * t)))
+    if reduced is not None and 1 < reduced[0] <= pitch / t:
+        factor, source = reduced  # the work copy is fine enough: no second reduction of the photo
+    elif factor > 1:
+        source = cv2.resize(
+            image[: h - h % factor, : w - w % factor], (w // factor, h // factor), interpolation=cv2.INTER_AREA
+        )
+    else:
+        source = image
+    best_sep, best_corners = -1.0, geo.corners()
+    last_sep, last_corners = -1.0, best_corners
+    previous = best_corners
+    for it in range(cfg.refine_iterations + 1):
+        view = Rectified(_sample(source, geo, t, m, factor), t, m, np.eye(3), previous)
+        lab = tile_mod.lab_view(view)
+        feats = tile_mod.edge_features(view, lab=lab)
+        model = tile_mod.learn(feats)
+        last_sep, last_corners = model.separation, geo.corners()
+        if last_sep > best_sep:
+            best_sep, best_corners = last_sep, last_corners
+        if it == cfg.refine_iterations:
+            break
+        shapes, _ = tile_mod.decode(model.probabilities(feats))
+        is_open = (shapes[..., None] & np.array([1, 2, 4, 8])) > 0  # (7, 7, 4)
+        for (r, c), tile in FIXED_TILES.items():
+            is_open[r, c] = [bool(tile & b) for b in (1, 2, 4, 8)]
+        # The arms are measured per pixel, where only colour exists: a colour-only model.
+        meas = _arm_centres(lab, t, m, tile_mod.learn(feats[..., :3]), is_open)
+        if meas is None:
+            break
+        points, axis, expected = meas
+        fitted = _fit_geometry(
+            geo,
+            geo.to_image(points),
+            axis,
+            expected,
+            fit_k=cfg.fit_distortion and it > 0,
+            floor=0.06 if it < 2 else 0.02,
+        )
+        if fitted is None:
+            break
+        geo = fitted
+        new = geo.corners()
+        moved = float(np.abs(new - previous).max())
+        previous = new
+        if moved < max(0.3, 0.005 * pitch) and it > 0:
+            last_corners = new  # converged: its separation is the one just measured
+            break
+    # Separation is flat near the truth (the arms are the precise part) and the
+    # coarse grid was chosen for it, so the latest fit stands unless the fixed
+    # tiles collapsed under it (the arms misled by a hand or LED spill).
+    if last_sep >= cfg.refine_keep * best_sep:
+        return last_corners, last_sep
+    return best_corners, best_sep
+
+
+def _arm_centres(
+    lab_u8: np.ndarray, t: int, m: int, model: tile_mod.TileModel, is_open: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Centre lines of open corridor arms, measured in a rectified view.
+
+    Returns board-unit points where a centre was measured, the axis measured
+    (0: x for N/S arms, 1: y for E/W arms) and the coordinate it should have
+    (the tile's centre line).
+    """
+    # per-pixel corridor score (colour part of the model)
+    score = lab_u8.astype(np.float32) @ model.weights[:3].astype(np.float32)
+    area = score[m : m + 7 * t, m : m + 7 * t].reshape(SIZE, t, SIZE, t).swapaxes(1, 2)  # (7, 7, t, t)
+    cfg = tile_mod.DEFAULT_CONFIG
+    lo, hi = round(cfg.corner_lo * t), max(round(cfg.corner_hi * t), round(cfg.corner_lo * t) + 1)
+    corner_vals = np.stack(
+        [area[:, :, lo:hi, lo:hi], area[:, :, lo:hi, t - hi : t - lo],
+         area[:, :, t - hi : t - lo, lo:hi], area[:, :, t - hi : t - lo, t - hi : t - lo]], axis=2
+    ).mean(axis=(3, 4))  # fmt: skip
+    wall = np.sort(corner_vals, axis=2)[:, :, 1:3].mean(axis=2)  # (7, 7)
+    contrast = model.mean_open - model.mean_closed
+    if abs(contrast) < 1e-6:
+        return None
+    a0, a1 = round(0.03 * t), max(round(0.28 * t), round(0.03 * t) + 2)
+    w0, w1 = round(0.06 * t), t - round(0.06 * t)
+    coords = np.arange(w0, w1, dtype=np.float64)
+    arm_mid = (0.5 * (a0 + a1 - 1) + 0.5) / t  # board units from the tile side
+    profiles = (
+        area[:, :, a0:a1, w0:w1].mean(axis=2),  # N arm: profile along x
+        area[:, :, w0:w1, t - a1 : t - a0].mean(axis=3),  # E arm: along y
+        area[:, :, t - a1 : t - a0, w0:w1].mean(axis=2),  # S arm
+        area[:, :, w0:w1, a0:a1].mean(axis=3),  # W arm
+    )
+    pts, axes, expect = [], [], []
+    rr, cc = np.meshgrid(np.arange(SIZE, dtype=np.float64), np.arange(SIZE, dtype=np.float64), indexing="ij")
+    for side, prof in enumerate(profiles):
+        q = np.clip((prof - wall[:, :, None]) / contrast, 0.0, 1.5)
+        q = np.where(q > 0.4, q, 0.0) ** 2
+        mass = q.sum(axis=2)
+        local = ((q * coords).sum(axis=2) / np.maximum(mass, 1e-9) + 0.5) / t  # board units inside the tile
+        ok = is_open[:, :, side] & (mass > 0.05 * (w1 - w0))
+        along = {0: arm_mid, 1: 1 - arm_mid, 2: 1 - arm_mid, 3: arm_mid}[side]
+        if side in (0, 2):
+            x, y = cc + local, rr + along
+            pts.append(np.stack([x[ok], y[ok]], axis=1))
+            axes.append(np.zeros(int(ok.sum()), dtype=np.int64))
+            expect.append(cc[ok] + 0.5)
+        else:
+            x, y = cc + along, rr + local
+            pts.append(np.stack([x[ok], y[ok]], axis=1))
+            axes.append(np.ones(int(ok.sum()), dtype=np.int64))
+            expect.append(rr[ok] + 0.5)
+    points = np.concatenate(pts)
+    if len(points) < 24:
+        return None
+    return points, np.concatenate(axes), np.concatenate(expect)
+
+
+def _fit_geometry(
+    geo: _Geometry, observed: np.ndarray, axis: np.ndarray, expected: np.ndarray, fit_k: bool, floor: float = 0.02
+) -> _Geometry | None:
+    """Robustly fit board_from_ideal (and k) so each measured arm centre lands on its tile's centre line."""
+    # Lens-sized k only: a runaway k would bend the grid to fit biased arms.
+    ks = np.clip(geo.k + np.linspace(-0.08, 0.08, 9), -0.1, 0.35) if fit_k else np.array([geo.k])
+    weights = np.ones(len(observed))
+    best: tuple[float, np.ndarray, float] | None = None
+    for _ in range(3):
+        results = []
+        for k in ks:
+            sol = _solve_board_from_ideal(geo, observed, axis, expected, weights, float(k))
+            if sol is not None:
+                results.append((sol[1], sol[0], float(k)))
+        if not results:
+            return None
+        if fit_k and len(results) >= 3:
+            # Bending is believed only when it explains clearly more than a flat homography.
+            cost = np.array([r[0] * (1.0 + (r[2] / K_PRIOR) ** 2) for r in results])
+            kk = np.array([r[2] for r in results])
+            i = int(np.argmin(cost))
+            if 0 < i < len(cost) - 1:
+                den = cost[i - 1] - 2 * cost[i] + cost[i + 1]
+                if den > 0:
+                    k_star = kk[i] + 0.5 * (cost[i - 1] - cost[i + 1]) / den * (kk[1] - kk[0])
+                    k_star = float(np.clip(k_star, -0.1, 0.35))
+                    sol = _solve_board_from_ideal(geo, observed, axis, expected, weights, float(k_star))
+                    if sol is not None:
+                        results.append((sol[1], sol[0], float(k_star)))
+        best = min(results, key=lambda r: r[0] * (1.0 + (r[2] / K_PRIOR) ** 2))
+        _, hom, k = best
+        resid = np.abs(_predict(hom, geo.undistort(observed, k), axis) - expected)
+        scale = max(1.4826 * float(np.median(resid)), floor)  # tile units; wide while far from converged
+        weights = 1.0 / np.maximum(1.0, resid / (1.5 * scale))
+        weights[resid > 4 * scale] = 0.0
+        ks = np.array([k])
+    assert best is not None
+    return _Geometry(best[1], best[2], geo.centre, geo.scale)
+
+
+def _predict(hom: np.ndarray, ideal: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    board = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), hom)[0]
+    return np.where(axis == 0, board[:, 0], board[:, 1])
+
+
+def _solve_board_from_ideal(
+    geo: _Geometry, observed: np.ndarray, axis: np.ndarray, expected: np.ndarray, weights: np.ndarray, k: float
+) -> tuple[np.ndarray, float] | None:
+    """Weighted linear fit of the 8 homography parameters from 1-D constraints; returns it and its cost."""
+    ideal = geo.undistort(observed, k)
+    # Normalise image coordinates for conditioning.
+    u = (ideal[:, 0] - geo.centre[0]) / geo.scale
+    v = (ideal[:, 1] - geo.centre[1]) / geo.scale
+    rows = np.zeros((len(u), 8))
+    is_x = axis == 0
+    rows[is_x, 0], rows[is_x, 1], rows[is_x, 2] = u[is_x], v[is_x], 1.0
+    rows[~is_x, 3], rows[~is_x, 4], rows[~is_x, 5] = u[~is_x], v[~is_x], 1.0
+    rows[:, 6], rows[:, 7] = -expected * u, -expected * v
+    # A weak pull toward the current model keeps directions the arms do not pin down in place.
+    inv_s = 1.0 / geo.scale
+    norm = np.array([[inv_s, 0, -geo.centre[0] * inv_s], [0, inv_s, -geo.centre[1] * inv_s], [0, 0, 1]])
+    prior = geo.board_from_ideal @ np.linalg.inv(norm)
+    prior = (prior / prior[2, 2]).ravel()[:8]
+    lam = 1e-4 * max(float(weights.sum()), 1.0)
+    lhs = rows.T @ (rows * weights[:, None]) + lam * np.eye(8)
+    rhs = rows.T @ (expected * weights) + lam * prior
+    try:
+        hn = np.linalg.solve(lhs, rhs)
+    except np.linalg.LinAlgError:
+        return None
+    hom = np.append(hn, 1.0).reshape(3, 3) @ norm
+    resid = _predict(hom, ideal, axis) - expected
+    return hom, float((weights * resid * resid).sum() / max(weights.sum(), 1e-9))
