@@ -128,3 +128,16 @@ def test_config_is_honoured() -> None:
     refined = find_board(image)
     assert corner_error(refined, label) <= corner_error(coarse_only, label) + 0.5
     assert SIZE == 7
+
+
+def test_lens_model_round_trip() -> None:
+    from vision.locate_refine import _Geometry
+
+    geo = _Geometry(np.eye(3), 0.12, np.array([819.5, 615.5]), 1640.0)
+    rng = np.random.default_rng(5)
+    pts = rng.uniform([0, 0], [1640, 1232], (50, 2))
+    np.testing.assert_allclose(geo.undistort(geo.distort(pts)), pts, atol=1e-3)
+    # Points at the centre do not move; a positive k pulls observed points inward.
+    np.testing.assert_allclose(geo.distort(geo.centre[None]), geo.centre[None])
+    far = np.array([[1600.0, 1200.0]])
+    assert np.linalg.norm(geo.distort(far) - geo.centre) < np.linalg.norm(far - geo.centre)

@@ -174,3 +174,22 @@ def test_greyscale_and_small_views_still_read() -> None:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     rect = rectify(grey, label["corners"], tile_px=32)
     assert len(wrong(read_tiles(rect, TilesConfig(), exclude=pawn_squares(label)), label)) <= 2
+
+
+def test_grid_quality_is_the_leave_one_tile_out_agreement() -> None:
+    # The closed-form folds give exactly what fitting 16 models one by one gives.
+    from vision.tiles import _FIXED_EDGES, _FIXED_OPEN, DEFAULT_CONFIG, edge_features, fit_model
+
+    image, label = scene(16, "glow")
+    corners = np.array(label["corners"])
+    for offset in (0.0, 0.3):
+        rect = rectify(image, corners + offset * np.linalg.norm(corners[1] - corners[0]) / 7)
+        feats = edge_features(rect)
+        known = feats[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]
+        agree = []
+        for tile in range(16):
+            held = np.arange(64) // 4 == tile
+            model = fit_model(known[~held], _FIXED_OPEN[~held])
+            prob = model.probabilities(known[held], DEFAULT_CONFIG.prob_floor)
+            agree.extend(np.where(_FIXED_OPEN[held], prob, 1 - prob))
+        assert grid_quality(rect) == pytest.approx(float(np.mean(agree)), abs=1e-9)
