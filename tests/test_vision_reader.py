@@ -77,3 +77,60 @@ def test_score_candidates_prefers_the_observed_board() -> None:
     assert score_candidates(obs, [moved])[0] < good
     assert score_candidates(Observation.unreadable("hand"), [board]) == [float("-inf")]
     assert score_candidates(None, [board]) == [float("-inf")]
+
+
+# --------------------------------------------------------------------------- rendered boards
+
+
+def _render(seed: int, look: str, *, names_seed: int | None = None, **options: object) -> tuple[np.ndarray, dict]:
+    from vision.render import random_board, render_photo
+
+    board, names = random_board(names_seed if names_seed is not None else seed)
+    return render_photo(
+        board, seed=seed, look=look, size=(1280, 960), treasure_names=names[:49], spare_treasure=names[49], **options
+    )
+
+
+def test_reads_a_rendered_board_fully() -> None:
+    image, label = _render(51, "classic")
+    obs = BoardReader().read(image)
+    assert obs.readable and obs.lighting == "day"
+    assert [[str(t) for t in row] for row in obs.tile_rows()] == label["tiles"]
+    assert {str(c): list(sq) for c, sq in obs.pawns.items()} == label["pawns"]
+    assert all(0.0 <= t.confidence <= 1.0 for t in obs.tiles)
+    assert np.allclose(np.array(obs.corners), np.array(label["corners"]), atol=6.0)
+    shown = {tuple(sq) for sq in label["treasures"]}
+    seen = set(obs.treasure_squares())
+    assert len(seen & shown) >= 0.8 * len(shown) and len(seen - shown) <= 2
+    assert all(len(obs.tile(sq).descriptor) == 40 for sq in seen)
+
+
+def test_reads_with_calibrated_corners() -> None:
+    image, label = _render(52, "hedge")
+    reader = BoardReader(calibration={"corners": label["corners"]})
+    obs = reader.read(image)
+    assert obs.readable and [[str(t) for t in row] for row in obs.tile_rows()] == label["tiles"]
+
+
+def test_same_treasure_matches_better_than_other_treasures() -> None:
+    from vision.treasures import descriptor_distance
+
+    reader = BoardReader()
+    a = reader.read(_render(53, "classic")[0])
+    b = reader.read(_render(153, "classic", names_seed=53)[0])  # same board, other camera, light and seed
+    assert a.readable and b.readable
+    common = sorted(set(a.treasure_squares()) & set(b.treasure_squares()))
+    assert len(common) >= 12
+    same = [descriptor_distance(a.tile(sq).descriptor, b.tile(sq).descriptor) for sq in common]
+    other = [
+        descriptor_distance(a.tile(sq).descriptor, b.tile(o).descriptor) for sq in common for o in common if o != sq
+    ]
+    assert np.median(same) < np.percentile(other, 25)
+
+
+def test_benchmarks_are_registered() -> None:
+    from vision.bench import benchmarks, candidate_boards
+
+    assert set(benchmarks()) == {"read_ms", "read_constrained_ms"}
+    board = Board.from_json({"tiles": [["NS"] * 7 for _ in range(7)], "spare": "NES", "last_push": "N1"})
+    assert len(candidate_boards(board)) == 1 + 11 * 4

@@ -160,7 +160,7 @@ def shade_invariant(image: np.ndarray, lightness_weight: float = 0.2) -> np.ndar
 def lattice_foreign(rect: Rectified, config: OcclusionConfig | None = None) -> np.ndarray:
     """8x8 booleans: lattice points (where tile corners meet) unlike the board's wall colour."""
     cfg = config or OcclusionConfig()
-    lab = shade_invariant(rect.image, cfg.lightness_weight)
+    image = rect.image
     t, m = rect.tile_px, rect.margin_px
     half = max(1, round(cfg.lattice_patch * t))
     samples = np.zeros((SIZE + 1, SIZE + 1, 3), dtype=np.float32)
@@ -170,7 +170,8 @@ def lattice_foreign(rect: Rectified, config: OcclusionConfig | None = None) -> n
             # Only the inner side of border lattice points is wall of the tile area.
             y0, y1 = (y - half, y) if i == SIZE else ((y, y + half) if i == 0 else (y - half, y + half))
             x0, x1 = (x - half, x) if j == SIZE else ((x, x + half) if j == 0 else (x - half, x + half))
-            samples[i, j] = np.median(lab[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+            patch = shade_invariant(image[y0:y1, x0:x1], cfg.lightness_weight)
+            samples[i, j] = np.median(patch.reshape(-1, 3), axis=0)
     flat = samples.reshape(-1, 3)
     ref = np.median(flat, axis=0)
     dist = np.linalg.norm(samples - ref, axis=2)
@@ -207,7 +208,7 @@ def frame_band(
     hi = min(hi, m)
     if hi - lo < 2:
         return np.full(4 * 2 * SIZE, -1, dtype=np.int8)
-    lab = shade_invariant(rect.image, cfg.lightness_weight)
+    image = rect.image
     side = SIZE * t
     half = t // 2
     medians = np.zeros((4, 2 * SIZE, 3), dtype=np.float32)
@@ -225,8 +226,8 @@ def frame_band(
                 x0, x1, y0, y1 = a0, a1, m + side + lo, m + side + hi
             else:  # left
                 x0, x1, y0, y1 = m - hi, m - lo, a0, a1
-            patch = lab[y0:y1, x0:x1].reshape(-1, 3)
-            medians[s_idx, k] = np.median(patch, axis=0)
+            patch = shade_invariant(image[y0:y1, x0:x1], cfg.lightness_weight)
+            medians[s_idx, k] = np.median(patch.reshape(-1, 3), axis=0)
             if (k // 2) in (1, 3, 5):
                 known[s_idx, k] = False
             centre = rect.to_image([[(x0 + x1) / 2.0, (y0 + y1) / 2.0]])[0]

@@ -42,11 +42,13 @@ class TreasureConfig:
     """``radius``: the disc (tiles) where a picture is looked for: inside the narrowest
     corridor, so walls never count; ``describe_radius``: the disc the descriptor covers
     (most of a picture); ``foreign_distance``: Lab distance from the corridor colour that
-    makes a pixel part of a picture; ``min_share``: share of the disc such pixels must cover."""
+    makes a pixel part of a picture, raised to ``texture_factor`` times the corridor's own
+    texture spread (cracks, gravel); ``min_share``: share of the disc such pixels must cover."""
 
     radius: float = 0.15
     describe_radius: float = 0.22
     foreign_distance: float = 22.0
+    texture_factor: float = 1.5
     min_share: float = 0.3
 
 
@@ -86,9 +88,10 @@ def describe(
     hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV).reshape(SIZE * SIZE, t, t, 3)
     disc, _ = _disc_geometry(t, cfg.radius)
     wide, ring = _disc_geometry(t, cfg.describe_radius)
-    ref = _corridor_colours(lab, tiles, t)  # (49, 3)
+    ref, texture = _corridor_colours(lab, tiles, t)  # (49, 3), (49,)
     dist = np.linalg.norm(lab - ref[:, None, None, :], axis=3)
-    foreign = dist > cfg.foreign_distance
+    limit = np.maximum(cfg.foreign_distance, cfg.texture_factor * texture)
+    foreign = dist > limit[:, None, None]
     shares = (foreign & disc[None]).reshape(SIZE * SIZE, -1).sum(axis=1) / float(disc.sum())
     skip = set(START_SQUARES) | set(hidden)
     out: list[Picture] = []
@@ -101,8 +104,9 @@ def describe(
     return out
 
 
-def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> np.ndarray:
-    """Each tile's corridor colour (49, 3): the median of small patches between its centre and its open sides.
+def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each tile's corridor colour (49, 3) and texture spread (49,), from small patches between its centre
+    and its open sides (always corridor).
 
     A tile whose reading has no open side (impossible for a valid shape) falls back to the board's median.
     """
@@ -120,7 +124,12 @@ def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> 
     counts = weights.sum(axis=1)
     mean = (medians * weights).sum(axis=1) / np.maximum(counts, 1.0)
     fallback = np.median(medians.reshape(-1, 3), axis=0)
-    return np.where(counts > 0, mean, fallback).astype(np.float32)
+    ref = np.where(counts > 0, mean, fallback).astype(np.float32)
+    # How far the corridor's own texture (cracks, gravel, grain) strays from its colour, per tile.
+    spread = np.linalg.norm(patches - ref[:, None, None, :], axis=3)  # (49, 4, n)
+    open_spread = np.where(is_open[..., None], spread, np.nan).reshape(len(lab), -1)
+    texture = np.nan_to_num(np.nanpercentile(open_spread, 90, axis=1), nan=0.0)
+    return ref, texture.astype(np.float32)
 
 
 def _descriptor(

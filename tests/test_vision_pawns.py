@@ -1,0 +1,115 @@
+"""Pawns on rendered boards: found on their squares, not invented, colour model from calibration."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from companion.board import Color, random_setup
+from vision.pawns import (
+    ColourModel,
+    PawnConfig,
+    candidates,
+    confidence,
+    erase,
+    find_pawns,
+    learn_colour_model,
+)
+from vision.rectify import Rectified, rectify
+from vision.render import render_photo
+from vision.tiles import read_tiles
+
+SIZE = (1280, 960)
+
+
+@cache
+def _scene(seed: int, look: str, pawns: tuple[tuple[str, int, int], ...]) -> tuple[Rectified, np.ndarray, dict]:
+    board, _ = random_setup(random.Random(seed))
+    board = board.with_pawns({Color(c): (r, k) for c, r, k in pawns})
+    image, label = render_photo(board, seed=seed, look=look, size=SIZE)
+    rect = rectify(image, label["corners"], tile_px=48, margin=0.75)
+    camera = rect.to_rect([(image.shape[1] / 2.0, image.shape[0] / 2.0)])[0]
+    return rect, camera, label
+
+
+CASES = [
+    (11, "classic", (("red", 0, 0), ("yellow", 0, 6), ("green", 6, 6), ("blue", 6, 0))),
+    (12, "hedge", (("green", 3, 3), ("yellow", 1, 4), ("red", 5, 2))),
+    (13, "dark", (("blue", 2, 5), ("red", 2, 5), ("yellow", 4, 1))),
+    (14, "bright", (("yellow", 3, 1), ("green", 5, 5))),
+]
+
+
+@pytest.mark.parametrize(("seed", "look", "pawns"), CASES)
+def test_pawns_found_on_their_squares(seed: int, look: str, pawns: tuple) -> None:
+    rect, camera, label = _scene(seed, look, pawns)
+    found = find_pawns(rect, read_tiles(rect), camera=camera)
+    assert {d.color.value: list(d.square) for d in found} == label["pawns"]
+    assert all(0.5 <= d.confidence <= 1.0 for d in found)
+    assert len({d.color for d in found}) == len(found)  # at most one per colour
+
+
+@pytest.mark.parametrize(("seed", "look"), [(21, "classic"), (22, "bright"), (23, "hedge")])
+def test_no_pawn_invented_on_a_colourful_board(seed: int, look: str) -> None:
+    rect, camera, _ = _scene(seed, look, ())
+    assert find_pawns(rect, read_tiles(rect), camera=camera) == []
+
+
+def test_night_reports_only_confident_pawns() -> None:
+    rect, camera, _ = _scene(11, "classic", CASES[0][2])
+    tiles = read_tiles(rect)
+    strict = PawnConfig(night_min_confidence=0.999999)
+    day = find_pawns(rect, tiles, strict, camera=camera)
+    night = find_pawns(rect, tiles, strict, camera=camera, lighting="night")
+    assert len(day) == 4
+    assert all(d.confidence >= 0.999999 for d in night) and len(night) <= len(day)
+
+
+def test_confidence_is_a_probability() -> None:
+    rect, camera, _ = _scene(12, "hedge", CASES[1][2])
+    scores = [confidence(c.features) for c in candidates(rect, read_tiles(rect), camera=camera)]
+    assert scores and all(0.0 <= s <= 1.0 for s in scores)
+    assert max(scores) > 0.9 and min(scores) < 0.1
+
+
+def test_colour_model_from_calibration_and_back() -> None:
+    raw = {"pawn_colors": {"red": {"lab": [90, 170, 150]}, "blue": [60, 140, 90], "purple": {"lab": [1, 2, 3]},
+                           "green": {"lab": ["x"]}}}  # fmt: skip
+    model = ColourModel.from_calibration(raw)
+    assert model is not None and set(model.lab) == {Color.RED, Color.BLUE}
+    assert ColourModel.from_calibration(model.to_calibration()) == model
+    assert ColourModel.from_calibration({}) is None
+    assert ColourModel.from_calibration({"pawn_colors": "red"}) is None
+
+
+def test_learned_colour_model_finds_the_same_pawns() -> None:
+    rect, _, label = _scene(11, "classic", CASES[0][2])
+    model = learn_colour_model(rect, {Color(c): tuple(sq) for c, sq in label["pawns"].items()})
+    assert set(model.lab) == set(Color)
+    ranges = model.hue_ranges(PawnConfig().hue_ranges, 12)
+    assert all(lo <= hi for spans in ranges.values() for lo, hi in spans)
+    # The same table, camera and light later in the game: the pawns have moved.
+    other, cam2, label2 = _scene(11, "classic", (("red", 3, 2), ("yellow", 1, 5), ("blue", 5, 3)))
+    found = find_pawns(other, read_tiles(other), model=model, camera=cam2)
+    assert {d.color.value: list(d.square) for d in found} == label2["pawns"]
+
+
+def test_erase_paints_the_pawns_out() -> None:
+    rect, camera, _ = _scene(12, "hedge", CASES[1][2])
+    tiles = read_tiles(rect)
+    found = find_pawns(rect, tiles, camera=camera)
+    clean = erase(rect, found)
+    assert clean.image.shape == rect.image.shape and clean is not rect
+    assert find_pawns(clean, tiles, camera=camera) == []
+    assert erase(rect, []) is rect
+
+
+def test_pawns_ignore_a_board_without_tiles_read() -> None:
+    rect, camera, label = _scene(13, "dark", CASES[2][2])
+    found = find_pawns(rect, None, camera=camera)
+    assert {d.color.value for d in found} <= set(label["pawns"])
+
+
