@@ -140,15 +140,17 @@ def _separation(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
     movable squares, half a tile puts corners where edges should be).
     """
     hom = _batch_homographies(quads)
-    proj = np.einsum("nij,pj->npi", hom, _POINTS_H)
-    den = proj[..., 2]
+    proj = hom @ _POINTS_H.T  # (N, 3, P)
+    den = proj[:, 2]
     ok = np.abs(den) > 1e-9
     den = np.where(ok, den, 1.0)
     h, w = blur.shape[:2]
-    xs = np.clip(np.rint(proj[..., 0] / den), 0, w - 1).astype(np.intp)
-    ys = np.clip(np.rint(proj[..., 1] / den), 0, h - 1).astype(np.intp)
+    xs = np.clip(np.rint(proj[:, 0] / den), 0, w - 1).astype(np.intp)
+    ys = np.clip(np.rint(proj[:, 1] / den), 0, h - 1).astype(np.intp)
     vals = blur[ys, xs].reshape(len(quads), 16, 8, -1).astype(np.float64)
-    wall = np.sort(vals[:, :, :4], axis=2)[:, :, 1:3].mean(axis=2)
+    corners = vals[:, :, :4]
+    # Mean of the middle two of the four corners (one may be under a pawn or a picture's rim).
+    wall = 0.5 * (corners.sum(axis=2) - corners.max(axis=2) - corners.min(axis=2))
     feats = (vals[:, :, 4:] - wall[:, :, None, :]).reshape(len(quads), 64, -1)
     pos, neg = feats[:, _FIXED_OPEN], feats[:, ~_FIXED_OPEN]
     mp, mn = pos.mean(axis=1), neg.mean(axis=1)
@@ -158,7 +160,7 @@ def _separation(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
     cov += np.eye(dim)[None] * (np.trace(cov, axis1=1, axis2=2)[:, None, None] * 0.05 / dim + 1e-6)
     diff = mp - mn
     wvec = np.linalg.solve(cov, diff[..., None])[..., 0]
-    score = np.sqrt(np.maximum(np.einsum("ni,ni->n", wvec, diff), 0.0))
+    score = np.sqrt(np.maximum((wvec * diff).sum(axis=1), 0.0))
     return np.where(ok.all(axis=1), score, 0.0)
 
 
@@ -515,11 +517,11 @@ def _centre_crossing_score(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
     fixed-tile separation.
     """
     hom = _batch_homographies(quads)
-    proj = np.einsum("nij,pj->npi", hom, _CX_POINTS)
-    den = np.where(np.abs(proj[..., 2]) > 1e-9, proj[..., 2], 1e-9)
+    proj = hom @ _CX_POINTS.T  # (N, 3, P)
+    den = np.where(np.abs(proj[:, 2]) > 1e-9, proj[:, 2], 1e-9)
     h, w = blur.shape[:2]
-    xs = np.clip(np.rint(proj[..., 0] / den), 0, w - 1).astype(np.intp)
-    ys = np.clip(np.rint(proj[..., 1] / den), 0, h - 1).astype(np.intp)
+    xs = np.clip(np.rint(proj[:, 0] / den), 0, w - 1).astype(np.intp)
+    ys = np.clip(np.rint(proj[:, 1] / den), 0, h - 1).astype(np.intp)
     vals = blur[ys, xs].astype(np.float64)
     cen, crs = vals[:, :49], vals[:, 49:]
     diff = cen.mean(axis=1) - crs.mean(axis=1)

@@ -223,7 +223,7 @@ def _fit_geometry(
 ) -> _Geometry | None:
     """Robustly fit board_from_ideal (and k) so each measured arm centre lands on its tile's centre line."""
     # Lens-sized k only: a runaway k would bend the grid to fit biased arms.
-    ks = np.clip(geo.k + np.linspace(-0.08, 0.08, 9), -0.1, 0.35) if fit_k else np.array([geo.k])
+    ks = np.clip(geo.k + np.linspace(-0.08, 0.08, 5), -0.1, 0.35) if fit_k else np.array([geo.k])
     weights = np.ones(len(observed))
     best: tuple[float, np.ndarray, float] | None = None
     for _ in range(3):

@@ -147,7 +147,7 @@ def edge_features(rect: Rectified, config: TilesConfig | None = None, lab: np.nd
     if lab is None:
         lab = lab_view(rect)
     sums, squares = cv2.integral2(lab, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
-    integral = np.dstack([sums, squares[:, :, :1]])
+    lum_squares = squares[:, :, :1]
 
     t, m = rect.tile_px, rect.margin_px
     corner_boxes, edge_boxes = _boxes(t, cfg)
@@ -155,8 +155,11 @@ def edge_features(rect: Rectified, config: TilesConfig | None = None, lab: np.nd
     offs = np.zeros((SIZE, SIZE, 1, 4), dtype=np.int64)
     offs[..., 0] = offs[..., 2] = origin[None, :, None]
     offs[..., 1] = offs[..., 3] = origin[:, None, None]
-    corner_stats = _box_means(integral, offs + corner_boxes[None, None])  # (7, 7, 4, 4)
-    edge_stats = _box_means(integral, offs + edge_boxes[None, None])
+    def stats(boxes: np.ndarray) -> np.ndarray:  # means of L, a, b and of L² per box
+        return np.concatenate([_box_means(sums, boxes), _box_means(lum_squares, boxes)], axis=-1)
+
+    corner_stats = stats(offs + corner_boxes[None, None])  # (7, 7, 4, 4)
+    edge_stats = stats(offs + edge_boxes[None, None])
 
     def describe(stats: np.ndarray) -> np.ndarray:
         mean = stats[..., :3]
