@@ -68,8 +68,8 @@ class OcclusionConfig:
     band_floor: float = 6.0
     lightness_weight: float = 0.2
     low_confidence: float = 0.5
-    min_quality: float = 0.955
-    max_low_tiles: int = 1
+    min_quality: float = 0.85
+    max_low_tiles: int = 2
     long_band_run: int = 4
     min_band_run: int = 2
     corroborating_lattice: int = 2

@@ -18,8 +18,11 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    anti-aliased rim), a specular glint, a one-sided shadow around it, and its
    elongation away from the camera.
 3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`,
-   fitted on ~360 rendered boards of four artwork looks; leave-one-look-out, 98 % of
+   fitted on ~360 rendered boards of four artwork looks; leave-one-look-out, 97 % of
    the per-colour present/absent/square decisions were right) gives a confidence.
+   Features that describe one renderer's artwork rather than a pawn (how large a
+   blob may be, its offset from the tile centre, its surroundings' brightness) get
+   no weight: only "too small", colour, shading, glint, solidity, shadow and lean.
    Each colour is reported at most once (its best blob) and only above
    ``min_confidence``; at night above ``night_min_confidence`` ("report a pawn
    only when really seen": the referee tracks pawns in the dark).
@@ -70,8 +73,7 @@ FEATURES: tuple[str, ...] = (
 
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
 PAWN_WEIGHTS: tuple[float, ...] = (
-    4.274, 5.488, -4.549, -9.144, -6.752, 18.45, 0.9878, 12.66, -25.67, 8.254, 0.4101, -5.499, 18.99, 2.286, 4.807,
-    2.994, -23.13,
+    -2.262, 9.002, 0, -9.033, 0, 19.57, -4.454, 15.01, -22.75, 10.47, 1.331, 0, 25.08, 1.248, 2.424, 0, -30.31,
 )  # fmt: skip
 
 
