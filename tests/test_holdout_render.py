@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,6 +14,7 @@ from companion.board import FIXED_TILES, SIZE, Board, Color
 from tests.support import holdout_camera
 from tests.support.holdout_art import STYLES, random_artwork
 from tests.support.holdout_camera import TILE_CORNERS, random_camera
+from tests.support.holdout_props import place_resting_hand
 from tests.support.holdout_render import (
     _texture_homography,
     main,
@@ -188,14 +190,16 @@ def test_every_style_is_used_and_unknown_style_is_refused() -> None:
 
 
 def test_camera_keeps_the_board_in_view_and_fills_the_asked_range() -> None:
+    sides = []
     for seed in range(25):
         size = (1280, 960) if seed % 2 else (2028, 1520)
         cam = random_camera(random.Random(seed), size, 0.6)
-        outline = holdout_camera._outline(0.6)
-        px = cam.project(outline)
+        px = cam.project(holdout_camera._outline(0.6))
         assert px.min() >= 0 and px[:, 0].max() < size[0] and px[:, 1].max() < size[1]
-        span = (px.max(axis=0) - px.min(axis=0)).max() / min(size)
-        assert 0.3 <= span <= 0.97
+        side = holdout_camera.board_side(cam, 0.6) / min(size)
+        assert 0.39 <= side <= 0.96
+        sides.append(side)
+    assert min(sides) < 0.55 and max(sides) > 0.75  # the whole range is used
 
 
 def test_render_refuses_an_unknown_lighting() -> None:
@@ -220,3 +224,35 @@ def test_cli_writes_labelled_photos_the_project_can_load(tmp_path, capsys) -> No
         assert label == random_holdout_scene(5 + i, "day", (640, 480), True)[1]
     with pytest.raises(SystemExit):
         main([str(tmp_path), "--size", "big"])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_resting_hand_stays_off_the_board(seed: int) -> None:
+    cam = random_camera(random.Random(seed), (800, 600), 0.5)
+    cw, ch = cam.canvas_size
+    canvas = np.zeros((ch, cw, 3), np.float32)
+    glow = np.ones((ch, cw), np.float32)
+    if not place_resting_hand(random.Random(seed), cam, canvas, glow, (0.6, 0.8), 0.5):
+        return  # no room beside this board: nothing drawn, which is also right
+    drawn = canvas.max(axis=2) > 1.0
+    assert drawn.sum() > 100
+    outline = cam.project_canvas(np.array([[-0.5, -0.5, 0], [7.5, -0.5, 0], [7.5, 7.5, 0], [-0.5, 7.5, 0]], float))
+    board = np.zeros(drawn.shape, np.uint8)
+    cv2.fillPoly(board, [np.round(outline).astype(np.int32)], 1)
+    assert not np.any(drawn & (board > 0))
+
+
+def test_committed_holdout_set_matches_its_commands() -> None:
+    """The committed photos' labels are what the README's commands make (a renderer change shows here)."""
+    root = Path(__file__).parent / "photos"
+    folders = {
+        "holdout_day": (500, "day", False), "holdout_night": (600, "night", False),
+        "holdout_occluded": (700, "day", True),
+    }  # fmt: skip
+    for name, (seed, lighting, occluded) in folders.items():
+        labels = sorted((root / name).glob("*.json"))
+        assert labels, f"no photos in {name}"
+        for i, path in enumerate(labels):
+            expected = random_holdout_scene(seed + i, lighting, (1280, 960), occluded)[1]
+            assert json.loads(path.read_text()) == expected, path
+            assert path.with_suffix(".jpg").stat().st_size <= 150_000

@@ -138,9 +138,9 @@ def _outline(extent: float) -> np.ndarray:
 def random_camera(rng: random.Random, size: tuple[int, int], frame_width: float) -> Camera:
     """A plausible overhead shot: in-plane yaw ±30°, tilt up to ~15°, board 40–95 % of the short side.
 
-    The board (tile area plus its frame) is scaled to the chosen fill of the short
-    side, then slid to a random place that keeps it wholly in the photo; when a
-    rotated, tilted board cannot fit at that fill, the fill shrinks.
+    The board's side (tile area plus its frame) is scaled to the chosen fill of the
+    short side, then the board is slid to a random place that keeps it wholly in
+    the photo; when a rotated, tilted board cannot fit at that fill, the fill shrinks.
     """
     w, h = size
     short = min(w, h)
@@ -165,7 +165,8 @@ def random_camera(rng: random.Random, size: tuple[int, int], frame_width: float)
     for _ in range(12):
         px = cam.project(outline)
         span = px.max(axis=0) - px.min(axis=0)
-        scale = max(span[0] / (w - 2 * margin_px), span[1] / (h - 2 * margin_px), span.max() / (fill * short))
+        side = board_side(cam, frame_width)
+        scale = max(span[0] / (w - 2 * margin_px), span[1] / (h - 2 * margin_px), side / (fill * short))
         if scale > 1.0 + 1e-3 or scale < 1.0 - 0.02:
             distance *= scale
             cam.centre = centre_world - distance * axis
@@ -181,6 +182,13 @@ def random_camera(rng: random.Random, size: tuple[int, int], frame_width: float)
         cam.centre = cam.centre - rotation.T @ np.array([shift[0] * depth / focal, shift[1] * depth / focal, 0.0])
     cam.margin = _canvas_margin(cam)
     return cam
+
+
+def board_side(cam: Camera, frame_width: float) -> float:
+    """Mean side length in the photo of the whole board (tile area and frame), in pixels."""
+    lo, hi = -frame_width, BOARD_SIZE + frame_width
+    c = cam.project(np.array([[lo, lo, 0.0], [hi, lo, 0.0], [hi, hi, 0.0], [lo, hi, 0.0]]))
+    return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]))
 
 
 def _canvas_margin(cam: Camera) -> int:

@@ -216,21 +216,22 @@ SKIN: tuple[Colour, ...] = ((150.0, 175.0, 225.0), (120.0, 150.0, 205.0), (95.0,
                             (70.0, 95.0, 150.0), (45.0, 65.0, 105.0))
 
 
-def _board_polygon(cam: Camera) -> np.ndarray:
-    return cam.project_canvas(np.array([[0, 0, 0], [7, 0, 0], [7, 7, 0], [0, 7, 0]], float))
+def occluder_mask(
+    rng: random.Random, cam: Camera, kind: str, target_w: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """An occluder's colour image, its coverage (uint8) and its shadow offset in pixels, canvas-sized.
 
-
-def occluder_mask(rng: random.Random, cam: Camera, kind: str) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
-    """An occluder's colour image, its coverage (0..1) and its shadow offset in pixels, canvas-sized.
-
-    ``kind`` is ``arm``, ``mug`` or ``card``. The thing reaches in from the image
-    edge nearest a random target point over the tile area.
+    ``kind`` is ``arm``, ``mug`` or ``card`` (held over the board: drawn larger, it is
+    nearer the lens) or ``rest`` (a hand lying on the table). The thing reaches in
+    from the image edge nearest its target, a world point (by default a random
+    point over the tile area).
     """
     cw, ch = cam.canvas_size
     m = cam.margin
     ppu = cam.pixels_per_unit(np.array([3.5, 3.5, 0.0]))
-    close = rng.uniform(1.2, 1.8)  # nearer the lens than the board: drawn larger
-    target_w = np.array([[rng.uniform(0.7, 6.3), rng.uniform(0.7, 6.3), 0.0]])
+    close = rng.uniform(1.0, 1.15) if kind == "rest" else rng.uniform(1.2, 1.8)
+    if target_w is None:
+        target_w = np.array([[rng.uniform(0.7, 6.3), rng.uniform(0.7, 6.3), 0.0]])
     target = cam.project_canvas(target_w)[0]
     # enter through the photo edge nearest the target (sometimes another edge)
     dists = [target[0] - m, cw - m - target[0], target[1] - m, ch - m - target[1]]
@@ -290,11 +291,22 @@ def occluder_mask(rng: random.Random, cam: Camera, kind: str) -> tuple[np.ndarra
         cv2.ellipse(cover, pt(palm), axes, angle, 0, 360, 255, -1, cv2.LINE_AA, 4)
         if kind == "mug":
             mug_r = ppu * rng.uniform(0.9, 1.3) * close
-            mug_c = palm + direction * (hand * 0.3 + mug_r) + perp * rng.uniform(-0.3, 0.3) * mug_r
+            mug_c = palm + direction * (hand * 0.3 + mug_r * 1.2) + perp * rng.uniform(-0.3, 0.3) * mug_r
             body = np.array(_hsv(rng.random(), rng.uniform(0.0, 0.8), rng.uniform(0.5, 0.95)), np.float32)
-            cv2.circle(colour, pt(mug_c), int(mug_r * 16), (body * 0.8).tolist(), -1, cv2.LINE_AA, 4)
+            # the handle, a thick ring between the hand and the mug, then the fingers around it
+            grip = mug_c - direction * mug_r * 1.05
+            cv2.circle(colour, pt(grip), int(mug_r * 0.32 * 16), (body * 0.7).tolist(), max(int(mug_r * 0.14), 2),
+                       cv2.LINE_AA, 4)
+            cv2.circle(cover, pt(grip), int(mug_r * 0.32 * 16), 255, max(int(mug_r * 0.14), 2), cv2.LINE_AA, 4)
+            for f in (-1.0, 0.0, 1.0):
+                base = grip - direction * mug_r * 0.2 + perp * f * hand * 0.15
+                capsule(base, base + direction * hand * 0.3 + perp * f * hand * 0.05, hand * 0.16, skin * 0.97)
+            cv2.circle(colour, pt(mug_c), int(mug_r * 16), (body * 0.85).tolist(), -1, cv2.LINE_AA, 4)
             cv2.circle(cover, pt(mug_c), int(mug_r * 16), 255, -1, cv2.LINE_AA, 4)
-            cv2.circle(colour, pt(mug_c), int(mug_r * 0.86 * 16), (25.0, 45.0, 70.0), -1, cv2.LINE_AA, 4)
+            cv2.circle(colour, pt(mug_c), int(mug_r * 0.97 * 16), np.minimum(body * 1.15 + 20, 255).tolist(),
+                       max(int(mug_r * 0.05), 1), cv2.LINE_AA, 4)
+            drink = rng.choice([(25.0, 45.0, 70.0), (60.0, 110.0, 160.0), (200.0, 205.0, 210.0)])
+            cv2.circle(colour, pt(mug_c), int(mug_r * 0.8 * 16), drink, -1, cv2.LINE_AA, 4)
         else:
             spread = rng.uniform(0.08, 0.25)
             for k, f in enumerate((-1.5, -0.5, 0.5, 1.5)):
@@ -307,26 +319,56 @@ def occluder_mask(rng: random.Random, cam: Camera, kind: str) -> tuple[np.ndarra
             tbase = palm + perp * tside * hand * 0.3
             tdir = direction * 0.6 + perp * tside * 0.8
             capsule(tbase, tbase + tdir / np.linalg.norm(tdir) * hand * 0.45, hand * 0.2, skin)
-    height_px = ppu * rng.uniform(1.5, 4.0)
+    height_px = ppu * (rng.uniform(0.1, 0.3) if kind == "rest" else rng.uniform(1.5, 4.0))
     return colour, cover, (int(height_px), int(height_px))
 
 
 def place_occluder(rng: random.Random, cam: Camera, canvas: np.ndarray, glow: np.ndarray,
-                   shadow_dir: tuple[float, float], kind: str) -> None:
-    """Draw an occluder that hides at least 1.5 tiles' worth of the tile area, with its cast shadow."""
-    ppu = cam.pixels_per_unit(np.array([3.5, 3.5, 0.0]))
-    board = np.zeros(glow.shape, np.uint8)
-    cv2.fillPoly(board, [np.round(_board_polygon(cam)).astype(np.int32)], 1)
+                   shadow_dir: tuple[float, float], kind: str) -> float:
+    """Draw an occluder that hides at least 1.5 tiles' worth of the tile area (the best of a few tries),
+    with its cast shadow; returns how many tiles' worth it hides."""
     best = None
     for _ in range(6):
         colour, cover, lift = occluder_mask(rng, cam, kind)
-        hidden = float(np.count_nonzero((cover > 127) & (board > 0))) / (ppu * ppu)
+        hidden = board_hidden_tiles(cam, cover, 0.0)
         if best is None or hidden > best[0]:
             best = (hidden, colour, cover, lift)
         if hidden >= 1.5:
             break
     assert best is not None
-    _, colour, cover, lift = best
+    hidden, colour, cover, lift = best
+    _composite(cam, canvas, glow, colour, cover, lift, shadow_dir)
+    return hidden
+
+
+def place_resting_hand(rng: random.Random, cam: Camera, canvas: np.ndarray, glow: np.ndarray,
+                       shadow_dir: tuple[float, float], frame_width: float) -> bool:
+    """A hand lying on the table beside the board, in view but hiding none of it (not an occlusion).
+
+    Returns False when no such place was found in the photo (then nothing is drawn).
+    """
+    w, h = cam.size
+    for _ in range(5):
+        side = rng.randrange(4)
+        out = -frame_width - rng.uniform(0.6, 2.5)
+        along = rng.uniform(0.0, 7.0)
+        x, y = [(out, along), (7.0 - out, along), (along, out), (along, 7.0 - out)][side]
+        target_w = np.array([[x, y, 0.0]])
+        px = cam.project(target_w)[0]
+        if not (0 <= px[0] < w and 0 <= px[1] < h):
+            continue
+        colour, cover, lift = occluder_mask(rng, cam, "rest", target_w)
+        if board_hidden_tiles(cam, cover, frame_width + 0.1) > 0.0:
+            continue
+        _composite(cam, canvas, glow, colour, cover, lift, shadow_dir)
+        return True
+    return False
+
+
+def _composite(cam: Camera, canvas: np.ndarray, glow: np.ndarray, colour: np.ndarray, cover: np.ndarray,
+               lift: tuple[int, int], shadow_dir: tuple[float, float]) -> None:
+    """Lay the occluder over the canvas, shaded like a rounded limb, after its soft shadow."""
+    ppu = cam.pixels_per_unit(np.array([3.5, 3.5, 0.0]))
     alpha = cover.astype(np.float32) / 255.0
     # shading across the limb: darker toward its outline, like a rounded body
     dist = cv2.distanceTransform((cover > 127).astype(np.uint8), cv2.DIST_L2, 3)
@@ -335,7 +377,7 @@ def place_occluder(rng: random.Random, cam: Camera, canvas: np.ndarray, glow: np
     small = cv2.resize(alpha, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
     shift = np.float32([[1, 0, shadow_dir[0] * lift[0] / 4], [0, 1, shadow_dir[1] * lift[1] / 4]])
     small = cv2.warpAffine(small, shift, (small.shape[1], small.shape[0]))
-    small = cv2.GaussianBlur(small, (0, 0), max(ppu * 0.12, 1.0))
+    small = cv2.GaussianBlur(small, (0, 0), max(ppu * 0.12 * max(lift[0] / ppu, 0.3), 1.0))
     shadow = cv2.resize(small, (alpha.shape[1], alpha.shape[0]), interpolation=cv2.INTER_LINEAR)
     canvas *= (1.0 - 0.55 * shadow)[..., None]
     glow *= 1.0 - 0.8 * shadow
@@ -344,9 +386,12 @@ def place_occluder(rng: random.Random, cam: Camera, canvas: np.ndarray, glow: np
     glow *= 1.0 - alpha
 
 
-def board_hidden_tiles(cam: Camera, cover: np.ndarray) -> float:
-    """How many tiles' worth of the tile area ``cover`` (uint8, >127 = hidden) hides."""
+def board_hidden_tiles(cam: Camera, cover: np.ndarray, extent: float) -> float:
+    """How many tiles' worth of the board ``cover`` (uint8, >127 = hidden) hides: the tile area grown by
+    ``extent`` tiles on every side (0: the tile area alone)."""
     ppu = cam.pixels_per_unit(np.array([3.5, 3.5, 0.0]))
+    lo, hi = -extent, 7.0 + extent
+    outline = cam.project_canvas(np.array([[lo, lo, 0], [hi, lo, 0], [hi, hi, 0], [lo, hi, 0]], float))
     board = np.zeros(cover.shape, np.uint8)
-    cv2.fillPoly(board, [np.round(_board_polygon(cam)).astype(np.int32)], 1)
+    cv2.fillPoly(board, [np.round(outline).astype(np.int32)], 1)
     return float(np.count_nonzero((cover > 127) & (board > 0))) / (ppu * ppu)

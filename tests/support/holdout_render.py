@@ -41,7 +41,14 @@ from tests.support.holdout_art import paint_tiles, random_artwork
 from tests.support.holdout_board import board_texture, random_frame
 from tests.support.holdout_camera import TILE_CORNERS, Camera, random_camera
 from tests.support.holdout_light import light_fields, sensor
-from tests.support.holdout_props import PAWN_SHAPES, Pawn, draw_pawns, pawn_colour, place_occluder
+from tests.support.holdout_props import (
+    PAWN_SHAPES,
+    Pawn,
+    draw_pawns,
+    pawn_colour,
+    place_occluder,
+    place_resting_hand,
+)
 from tests.support.holdout_table import table_texture
 
 SIZES = ((1280, 960), (1456, 1088), (1640, 1232), (1600, 1200), (2028, 1520))
@@ -182,9 +189,11 @@ def render_frame(
     glow = canvas4[..., 3].astype(np.float32)
     prng = stream("pawns")
     draw_pawns(canvas, glow, cam, _pawns(prng, board), light, 0.15 if night else prng.uniform(0.3, 0.6))
+    orng = stream("occluder")
     if occluded:
-        orng = stream("occluder")
         place_occluder(orng, cam, canvas, glow, shadow_dir, orng.choice(["arm", "arm", "mug", "card"]))
+    elif orng.random() < 0.15:  # a player's hand resting beside the board: in view, hiding nothing
+        place_resting_hand(orng, cam, canvas, glow, shadow_dir, frame.width)
     fields = light_fields(stream("light"), cam, night)
     canvas *= fields.gain
     if fields.add is not None:
