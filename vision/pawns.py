@@ -84,7 +84,8 @@ class PawnConfig:
     ``min_saturation``/``min_value``: a candidate pixel is clearly coloured and lit.
     ``min_area``: blobs smaller than this (tile areas) are noise, not pawns.
     ``max_area``/``max_extent``: blobs larger (tile areas) or longer (tiles) are artwork
-    (a frame, a wall run), not a pawn, even a leaning one.
+    (a frame, a wall run), not a pawn, even a leaning one; ``min_fill``: blobs filling
+    less of their bounding box are curves or rings.
     ``wall_zone``: distance from a tile's corridor centre lines (tiles) beyond which
     the tile is wall whatever the edition (corridors are at most ~0.5 tile wide);
     the wall colour is learned there.
@@ -102,6 +103,7 @@ class PawnConfig:
     min_area: float = 0.03
     max_area: float = 1.2
     max_extent: float = 1.6
+    min_fill: float = 0.3
     wall_zone: float = 0.27
     corridor_core: float = 0.12
     wall_distance2: float = 12.0
@@ -248,7 +250,7 @@ def zones(rect: Rectified, tiles: Sequence[TileReading], zone: float = 0.27, cor
 
 def _gaussian(lab: np.ndarray, zone: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Robust Lab mean and inverse covariance of the pixels in ``zone`` (None when too few)."""
-    samples = lab[zone][::3].astype(np.float64)
+    samples = lab[zone][::11].astype(np.float64)
     if len(samples) < 50:
         return None
     keep = samples
@@ -304,6 +306,8 @@ def candidates(
             x, y, w, h, area = (int(v) for v in stats[i])
             rel = area / float(t * t)
             if rel < cfg.min_area or rel > cfg.max_area or max(w, h) > cfg.max_extent * t:
+                continue
+            if area < cfg.min_fill * w * h:  # a thin curve or a ring, not a solid
                 continue
             feats, base = _features(labels, i, hsv, (x, y, w, h), cam, rect)
             out.append(Candidate(color, feats, base, (x, y, w, h), rel, labels, i))

@@ -127,8 +127,10 @@ def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> 
     ref = np.where(counts > 0, mean, fallback).astype(np.float32)
     # How far the corridor's own texture (cracks, gravel, grain) strays from its colour, per tile.
     spread = np.linalg.norm(patches - ref[:, None, None, :], axis=3)  # (49, 4, n)
-    open_spread = np.where(is_open[..., None], spread, np.nan).reshape(len(lab), -1)
-    texture = np.nan_to_num(np.nanpercentile(open_spread, 90, axis=1), nan=0.0)
+    open_spread = np.where(is_open[..., None], spread, -1.0).reshape(len(lab), -1)
+    ranked = -np.sort(-open_spread, axis=1)  # descending; closed sides (-1) sort last
+    n_open = (open_spread >= 0).sum(axis=1)
+    texture = np.where(n_open > 0, ranked[np.arange(len(lab)), (0.1 * n_open).astype(np.int64)], 0.0)
     return ref, texture.astype(np.float32)
 
 
