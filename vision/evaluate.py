@@ -220,7 +220,9 @@ _WRONG = (0, 0, 255)
 
 
 def draw_debug(image: np.ndarray, reading: Reading, result: ImageResult | None = None) -> np.ndarray:
-    """The frame annotated: detected grid, read openings, pawns; mistakes in red."""
+    """The frame annotated: detected grid, read openings (wrong ones in red), treasure pictures
+    (magenta dots), pawns found (rings in their colour), pawns missed or misplaced (a red cross
+    on the labelled square, ringed in the pawn's colour), and the reasons and mistakes as text."""
     canvas = image.copy()
     rect = reading.rect
     obs = reading.observation
@@ -248,6 +250,16 @@ def draw_debug(image: np.ndarray, reading: Reading, result: ImageResult | None =
         for det in reading.pawns:
             p = rect.to_image([det.base]).astype(np.int32)[0]
             cv2.circle(canvas, tuple(p), 9 * scale, _BGR[det.color], 3 * scale)
+        if result is not None and obs.readable:
+            for color, (r, c) in result.label.pawns.items():
+                if tuple(obs.pawns.get(color, (-1, -1))) == (r, c):
+                    continue
+                x0, y0, x1, y1 = rect.tile_box(r, c)
+                p = rect.to_image([[(x0 + x1) / 2.0, (y0 + y1) / 2.0]]).astype(np.int32)[0]
+                d = 8 * scale
+                cv2.line(canvas, (p[0] - d, p[1] - d), (p[0] + d, p[1] + d), _WRONG, 2 * scale)
+                cv2.line(canvas, (p[0] - d, p[1] + d), (p[0] + d, p[1] - d), _WRONG, 2 * scale)
+                cv2.circle(canvas, tuple(p), d + 2 * scale, _BGR[color], scale)
     texts = [obs.reason] if obs.occluded and obs.reason else []
     texts += result.details[:6] if result is not None else []
     for n, text in enumerate(texts):
