@@ -375,7 +375,7 @@ def _composite(cam: Camera, canvas: np.ndarray, glow: np.ndarray, colour: np.nda
     rim = np.clip(dist / max(ppu * 0.35, 1.0), 0.0, 1.0)
     shade = 0.55 + 0.45 * np.sqrt(rim)
     small = cv2.resize(alpha, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    shift = np.float32([[1, 0, shadow_dir[0] * lift[0] / 4], [0, 1, shadow_dir[1] * lift[1] / 4]])
+    shift = np.array([[1, 0, shadow_dir[0] * lift[0] / 4], [0, 1, shadow_dir[1] * lift[1] / 4]], np.float32)
     small = cv2.warpAffine(small, shift, (small.shape[1], small.shape[0]))
     small = cv2.GaussianBlur(small, (0, 0), max(ppu * 0.12 * max(lift[0] / ppu, 0.3), 1.0))
     shadow = cv2.resize(small, (alpha.shape[1], alpha.shape[0]), interpolation=cv2.INTER_LINEAR)

@@ -224,6 +224,14 @@ def encode(photo: np.ndarray, quality: int) -> bytes:
     return data.tobytes()
 
 
+def through_jpeg(photo: np.ndarray, quality: int) -> np.ndarray:
+    """The photo as a camera app would save and a reader would load it."""
+    decoded = cv2.imdecode(np.frombuffer(encode(photo, quality), np.uint8), cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise RuntimeError("JPEG decoding failed")
+    return np.asarray(decoded)
+
+
 def render(
     board: Board,
     *,
@@ -237,8 +245,7 @@ def render(
     """A held-out photo of ``board`` (BGR, through JPEG like a saved photo) and its label (FORMATS.md §5)."""
     photo, label, quality = render_frame(board, seed=seed, lighting=lighting, size=size, occluded=occluded,
                                          pictures=pictures, spare_picture=spare_picture)
-    decoded = cv2.imdecode(np.frombuffer(encode(photo, quality), np.uint8), cv2.IMREAD_COLOR)
-    return decoded, label
+    return through_jpeg(photo, quality), label
 
 
 def scene_size(seed: int) -> tuple[int, int]:
@@ -258,7 +265,7 @@ def random_holdout_scene(
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """A random legal position rendered as a held-out photo; ``size=None`` picks a sensor mode from the seed."""
     photo, label, quality = _scene(seed, lighting, size, occluded)
-    return cv2.imdecode(np.frombuffer(encode(photo, quality), np.uint8), cv2.IMREAD_COLOR), label
+    return through_jpeg(photo, quality), label
 
 
 def _parse_size(text: str) -> tuple[int, int]:
