@@ -367,23 +367,37 @@ def place_resting_hand(rng: random.Random, cam: Camera, canvas: np.ndarray, glow
 
 def _composite(cam: Camera, canvas: np.ndarray, glow: np.ndarray, colour: np.ndarray, cover: np.ndarray,
                lift: tuple[int, int], shadow_dir: tuple[float, float]) -> None:
-    """Lay the occluder over the canvas, shaded like a rounded limb, after its soft shadow."""
+    """Lay the occluder over the canvas, shaded like a rounded limb, after its soft shadow.
+
+    Works in the window that the occluder and its shadow can touch: full-canvas float
+    arithmetic would cost more than the rest of the photo.
+    """
     ppu = cam.pixels_per_unit(np.array([3.5, 3.5, 0.0]))
-    alpha = cover.astype(np.float32) / 255.0
+    blur = max(ppu * 0.12 * max(lift[0] / ppu, 0.3), 1.0)
+    x, y, w, h = cv2.boundingRect(cover)
+    if w == 0 or h == 0:
+        return
+    dx, dy = shadow_dir[0] * lift[0], shadow_dir[1] * lift[1]
+    pad = int(3 * blur * 4) + 4
+    x0, y0 = max(int(min(x, x + dx)) - pad, 0), max(int(min(y, y + dy)) - pad, 0)
+    x1 = min(int(max(x + w, x + w + dx)) + pad, canvas.shape[1])
+    y1 = min(int(max(y + h, y + h + dy)) + pad, canvas.shape[0])
+    win = (slice(y0, y1), slice(x0, x1))
+    alpha = cover[win].astype(np.float32) / 255.0
     # shading across the limb: darker toward its outline, like a rounded body
-    dist = cv2.distanceTransform((cover > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    dist = cv2.distanceTransform((cover[win] > 127).astype(np.uint8), cv2.DIST_L2, 3)
     rim = np.clip(dist / max(ppu * 0.35, 1.0), 0.0, 1.0)
     shade = 0.55 + 0.45 * np.sqrt(rim)
     small = cv2.resize(alpha, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    shift = np.array([[1, 0, shadow_dir[0] * lift[0] / 4], [0, 1, shadow_dir[1] * lift[1] / 4]], np.float32)
+    shift = np.array([[1, 0, dx / 4], [0, 1, dy / 4]], np.float32)
     small = cv2.warpAffine(small, shift, (small.shape[1], small.shape[0]))
-    small = cv2.GaussianBlur(small, (0, 0), max(ppu * 0.12 * max(lift[0] / ppu, 0.3), 1.0))
+    small = cv2.GaussianBlur(small, (0, 0), blur)
     shadow = cv2.resize(small, (alpha.shape[1], alpha.shape[0]), interpolation=cv2.INTER_LINEAR)
-    canvas *= (1.0 - 0.55 * shadow)[..., None]
-    glow *= 1.0 - 0.8 * shadow
+    region = canvas[win]
+    region *= (1.0 - 0.55 * shadow)[..., None]
     a3 = alpha[..., None]
-    canvas[:] = canvas * (1.0 - a3) + colour * shade[..., None] * a3
-    glow *= 1.0 - alpha
+    region[:] = region * (1.0 - a3) + colour[win] * shade[..., None] * a3
+    glow[win] *= (1.0 - 0.8 * shadow) * (1.0 - alpha)
 
 
 def board_hidden_tiles(cam: Camera, cover: np.ndarray, extent: float) -> float:
