@@ -59,7 +59,7 @@ def light_fields(rng: random.Random, cam: Camera, night: bool) -> LightFields:
         for _ in range(rng.randint(1, 5)):  # the companion's dim red/amber guidance light
             centre, rad = _square_centre(cam, rng.randrange(7), rng.randrange(7), q)
             spill = _disc((sh, sw), centre, rad * rng.uniform(0.5, 1.0), rad * 0.5)
-            strength = rng.uniform(0.25, 0.9)
+            strength = rng.uniform(0.15, 0.55)  # a night cap of a few per cent: dim, but the camera is set for the dark
             gain += spill[..., None] * np.array([0.02, 0.1 * rng.random(), 1.0], np.float32) * strength
             add += spill[..., None] * np.array([0.0, 3.0, 25.0], np.float32) * strength
         lamp = np.array([rng.uniform(0, sw), rng.uniform(0, sh)])
