@@ -80,7 +80,7 @@ class LocateConfig:
     max_pitches: int = 2
     refine_tile_px: int = 24
     refine_iterations: int = 6
-    min_separation: float = 1.2
+    min_separation: float = 2.5
     clear_separation: float = 2.2
     refine_keep: float = 0.6
     fit_distortion: bool = True

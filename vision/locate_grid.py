@@ -453,33 +453,89 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray]
     lo, hi = cfg.min_tile_frac * short, cfg.max_tile_frac * short
     blurs: dict[int, np.ndarray] = {}
     best: tuple[float, np.ndarray, float] | None = None
-    for a_vec, b_vec, frame in _lattice_candidates(gx, gy, lo, hi, cfg):
-        pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
-        if frame is not None:
+    tried: list[tuple[np.ndarray, np.ndarray]] = []
+    for a_glob, b_glob, frame_glob in _lattice_candidates(gx, gy, lo, hi, cfg):
+        for a_vec, b_vec, frame in _with_local(gx, gy, a_glob, b_glob, frame_glob, half.shape[:2]):
+            if any(_same_lattice(a_vec, b_vec, a, b) for a, b in tried):
+                continue
+            tried.append((a_vec, b_vec))
+            pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
+            if frame is None:
+                frame = _frame(gx, gy, a_vec, b_vec, half.shape[:2])
             affine, gu, gv = frame
-        else:
-            # Canonical frame: the lattice vectors become (pitch, 0) and (0, pitch).
-            lin = pitch * np.linalg.inv(np.column_stack([a_vec, b_vec]))
-            affine, size = _canonical(lin, half.shape[:2])
-            ua, ub = a_vec / np.linalg.norm(a_vec), b_vec / np.linalg.norm(b_vec)
-            gu = cv2.warpAffine(ua[0] * gx + ua[1] * gy, affine, size, flags=cv2.INTER_LINEAR)
-            gv = cv2.warpAffine(ub[0] * gx + ub[1] * gy, affine, size, flags=cv2.INTER_LINEAR)
-        centre = _periodic_centre(gu, gv, pitch)
-        if centre is None:
-            continue
-        # Back to work pixels: canonical units doubled, and half-image -> work coordinates.
-        inv = cv2.invertAffineTransform(2.0 * affine)
-        inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
-        score, quad = _place(lab, blurs, inv, 2.0 * centre, 2.0 * pitch, cfg.clear_separation)
-        if best is None or score > best[0]:
-            best = (score, quad, 2.0 * pitch)
-        if score > cfg.clear_separation:
-            break  # a clear board: the other lattice hypotheses are harmonics or clutter
+            centre = _periodic_centre(gu, gv, pitch)
+            if centre is None:
+                continue
+            # Back to work pixels: canonical units doubled, and half-image -> work coordinates.
+            inv = cv2.invertAffineTransform(2.0 * affine)
+            inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
+            score, quad = _place(lab, blurs, inv, 2.0 * centre, 2.0 * pitch, cfg.clear_separation)
+            if best is None or score > best[0]:
+                best = (score, quad, 2.0 * pitch)
+            if score > cfg.clear_separation:
+                break  # a clear board: the other lattice hypotheses are harmonics or clutter
+        if best is not None and best[0] > cfg.clear_separation:
+            break
     if best is None:
         return None
     score, quad, pitch = best
     scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06, 0.03))
     return float(scores[0]), quads[0]
+
+
+def _frame(
+    gx: np.ndarray, gy: np.ndarray, a_vec: np.ndarray, b_vec: np.ndarray, shape: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Canonical frame of a lattice (its vectors become (pitch, 0), (0, pitch)) and the gradients warped into it."""
+    pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
+    lin = pitch * np.linalg.inv(np.column_stack([a_vec, b_vec]))
+    affine, size = _canonical(lin, shape)
+    ua, ub = a_vec / np.linalg.norm(a_vec), b_vec / np.linalg.norm(b_vec)
+    gu = cv2.warpAffine(ua[0] * gx + ua[1] * gy, affine, size, flags=cv2.INTER_LINEAR)
+    gv = cv2.warpAffine(ub[0] * gx + ub[1] * gy, affine, size, flags=cv2.INTER_LINEAR)
+    return affine, gu, gv
+
+
+def _same_lattice(a1: np.ndarray, b1: np.ndarray, a2: np.ndarray, b2: np.ndarray) -> bool:
+    scale = 0.5 * (np.linalg.norm(a1) + np.linalg.norm(b1))
+    return bool(np.linalg.norm(a1 - a2) < 0.03 * scale and np.linalg.norm(b1 - b2) < 0.03 * scale)
+
+
+def _with_local(
+    gx: np.ndarray,
+    gy: np.ndarray,
+    a_vec: np.ndarray,
+    b_vec: np.ndarray,
+    frame: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+    shape: tuple[int, int],
+) -> Iterator[tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray] | None]]:
+    """A global lattice hypothesis re-measured where it repeats best, then the hypothesis itself.
+
+    A small board on a patterned table (checks, dots) shares the photo's
+    autocorrelation with the table, which can pull the global lattice a tenth
+    or more off the tiles'. Around the window where the hypothesis' pitch
+    repeats most (the board, if it is the board's pitch) the local
+    autocorrelation sees only the tiles.
+    """
+    pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
+    if frame is None:
+        frame = _frame(gx, gy, a_vec, b_vec, shape)
+    affine, gu, gv = frame
+    centre = _periodic_centre(gu, gv, pitch)
+    if centre is not None:
+        inv = cv2.invertAffineTransform(affine)
+        cx, cy = inv[:, :2] @ centre + inv[:, 2]
+        reach = 5.0 * pitch
+        h, w = shape
+        x0, x1 = max(0, round(cx - reach)), min(w, round(cx + reach))
+        y0, y1 = max(0, round(cy - reach)), min(h, round(cy + reach))
+        if x1 - x0 > 3 * pitch and y1 - y0 > 3 * pitch:
+            window = np.outer(np.hanning(y1 - y0), np.hanning(x1 - x0)).astype(np.float32)
+            local = _lattice(gx[y0:y1, x0:x1] * window, gy[y0:y1, x0:x1] * window, 0.75 * pitch, 1.35 * pitch, 1)
+            for a_loc, b_loc in local:
+                if not _same_lattice(a_loc, b_loc, a_vec, b_vec):
+                    yield a_loc, b_loc, None
+    yield a_vec, b_vec, frame
 
 
 def _periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
