@@ -12,7 +12,7 @@ whole pipeline.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -312,7 +312,9 @@ def _place(
     return float(sc[i]), quads[i]
 
 
-def _lattice(gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def _lattice(
+    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, count: int, with_strength: bool = False
+) -> list[Any]:
     """Candidate tile lattice vectors (a: along the board's rows, b: along its columns), work pixels.
 
     The board is the one strongly periodic thing in the photo: the 2-D
@@ -349,7 +351,7 @@ def _lattice(gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, count: int) -
     angle = np.degrees(np.arctan2(dy, dx))
     ring = (radius >= lo) & (radius <= hi)
     local_max = auto >= cv2.dilate(auto, np.ones((3, 3), np.uint8))
-    out: list[tuple[np.ndarray, np.ndarray]] = []
+    out: list[Any] = []
 
     def harmonic(vec: np.ndarray) -> float:
         """Mean peak height at 1, 2 and 3 times ``vec``: a half-tile echo fails at 1.5 tiles, the tile does not."""
@@ -378,7 +380,8 @@ def _lattice(gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, count: int) -
         # b: the best vertical peak of about the same length (tiles are square)
         match = [b for b in b_list if 0.8 < np.linalg.norm(b) / np.linalg.norm(a) < 1.25]
         if match:
-            out.append((_refine_vector(auto, cx, cy, a), _refine_vector(auto, cx, cy, match[0])))
+            item = (_refine_vector(auto, cx, cy, a), _refine_vector(auto, cx, cy, match[0]))
+            out.append((*item, harmonic(a) + harmonic(match[0])) if with_strength else item)
     return out
 
 
@@ -454,28 +457,31 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray]
     blurs: dict[int, np.ndarray] = {}
     best: tuple[float, np.ndarray, float] | None = None
     tried: list[tuple[np.ndarray, np.ndarray]] = []
-    for a_glob, b_glob, frame_glob in _lattice_candidates(gx, gy, lo, hi, cfg):
-        for a_vec, b_vec, frame in _with_local(gx, gy, a_glob, b_glob, frame_glob, half.shape[:2]):
-            if any(_same_lattice(a_vec, b_vec, a, b) for a, b in tried):
-                continue
-            tried.append((a_vec, b_vec))
-            pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
-            if frame is None:
-                frame = _frame(gx, gy, a_vec, b_vec, half.shape[:2])
-            affine, gu, gv = frame
-            centre = _periodic_centre(gu, gv, pitch)
-            if centre is None:
-                continue
-            # Back to work pixels: canonical units doubled, and half-image -> work coordinates.
-            inv = cv2.invertAffineTransform(2.0 * affine)
-            inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
-            score, quad = _place(lab, blurs, inv, 2.0 * centre, 2.0 * pitch, cfg.clear_separation)
-            if best is None or score > best[0]:
-                best = (score, quad, 2.0 * pitch)
-            if score > cfg.clear_separation:
-                break  # a clear board: the other lattice hypotheses are harmonics or clutter
-        if best is not None and best[0] > cfg.clear_separation:
-            break
+
+    def hypotheses() -> Iterator[tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray] | None]]:
+        for a_glob, b_glob, frame_glob in _lattice_candidates(gx, gy, lo, hi, cfg):
+            yield from _with_local(gx, gy, a_glob, b_glob, frame_glob, half.shape[:2])
+        yield from _window_lattices(gx, gy, lo, hi)
+
+    for a_vec, b_vec, frame in hypotheses():
+        if any(_same_lattice(a_vec, b_vec, a, b) for a, b in tried) and frame is None:
+            continue
+        tried.append((a_vec, b_vec))
+        pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
+        if frame is None:
+            frame = _frame(gx, gy, a_vec, b_vec, half.shape[:2])
+        affine, gu, gv = frame
+        centre = _periodic_centre(gu, gv, pitch)
+        if centre is None:
+            continue
+        # Back to work pixels: canonical units doubled, and half-image -> work coordinates.
+        inv = cv2.invertAffineTransform(2.0 * affine)
+        inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
+        score, quad = _place(lab, blurs, inv, 2.0 * centre, 2.0 * pitch, cfg.clear_separation)
+        if best is None or score > best[0]:
+            best = (score, quad, 2.0 * pitch)
+        if score > cfg.clear_separation:
+            break  # a clear board: the other lattice hypotheses are harmonics or clutter
     if best is None:
         return None
     score, quad, pitch = best
@@ -536,6 +542,36 @@ def _with_local(
                 if not _same_lattice(a_loc, b_loc, a_vec, b_vec):
                     yield a_loc, b_loc, None
     yield a_vec, b_vec, frame
+
+
+def _window_lattices(
+    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float
+) -> Iterator[tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """Last resort: lattices measured in overlapping windows of the photo, strongest first.
+
+    When the whole photo's autocorrelation belongs to a patterned table, a
+    window that the board fills shows the tiles' lattice. Each hypothesis
+    comes with its frame built from the window's gradients only, so its
+    periodic centre (and so its grid) stays inside that window.
+    """
+    h, w = gx.shape
+    side = int(0.6 * min(h, w))
+    if side < 4 * lo:
+        return
+    found = []
+    for y0 in range(0, max(h - side, 0) + 1, max(side // 2, 1)):
+        for x0 in range(0, max(w - side, 0) + 1, max(side // 2, 1)):
+            taper = np.outer(np.hanning(side), np.hanning(side)).astype(np.float32)
+            wx = gx[y0 : y0 + side, x0 : x0 + side] * taper
+            wy = gy[y0 : y0 + side, x0 : x0 + side] * taper
+            for a_vec, b_vec, strength in _lattice(wx, wy, lo, min(hi, side / 4.0), 1, with_strength=True):
+                found.append((strength, a_vec, b_vec, (x0, y0, taper)))
+    found.sort(key=lambda item: -item[0])
+    for _, a_vec, b_vec, (x0, y0, taper) in found:
+        mask_x, mask_y = np.zeros_like(gx), np.zeros_like(gy)
+        mask_x[y0 : y0 + side, x0 : x0 + side] = gx[y0 : y0 + side, x0 : x0 + side] * taper
+        mask_y[y0 : y0 + side, x0 : x0 + side] = gy[y0 : y0 + side, x0 : x0 + side] * taper
+        yield a_vec, b_vec, _frame(mask_x, mask_y, a_vec, b_vec, (h, w))
 
 
 def _periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:

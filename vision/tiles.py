@@ -58,7 +58,8 @@ class TilesConfig:
     * ``edge_half_width``: half the width of an edge box along the side; corridors
       are about a third of a tile wide in every edition, so 0.09 stays inside.
     * ``edge_lo..edge_hi``: how far the edge box reaches from the side toward the
-      centre; it stops well before the centre picture.
+      centre; it stops well before the centre picture (pictures up to ~55 % of
+      a tile across stay out of it).
     * ``prob_floor``: no side is ever certain; keeps one misread from dominating a
       candidate board's score.
     * ``exclude_weight``: how much of an excluded (pawn-covered) tile's evidence is kept.
@@ -75,7 +76,7 @@ class TilesConfig:
     corner_hi: float = 0.22
     edge_half_width: float = 0.09
     edge_lo: float = 0.05
-    edge_hi: float = 0.27
+    edge_hi: float = 0.22
     prob_floor: float = 0.01
     exclude_weight: float = 0.9
     pawn_edge_lo: float = 0.03
