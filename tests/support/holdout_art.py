@@ -51,7 +51,8 @@ class Artwork:
     start_marks: bool  # coloured start circles on the four corner tiles
 
 
-def _hsv(h: float, s: float, v: float) -> Colour:
+def hsv_colour(h: float, s: float, v: float) -> Colour:
+    """A BGR colour (0..255, OpenCV's order) from hue, saturation and value (0..1; hue wraps)."""
     r, g, b = colorsys.hsv_to_rgb(h % 1.0, min(max(s, 0.0), 1.0), min(max(v, 0.0), 1.0))
     return (b * 255.0, g * 255.0, r * 255.0)
 
@@ -63,18 +64,18 @@ def random_artwork(rng: random.Random, style: str | None = None) -> Artwork:
     marks = rng.random() < 0.5
     if style == "dungeon":
         return Artwork(
-            style, wall=_hsv(rng.uniform(0.0, 0.12), rng.uniform(0.05, 0.3), rng.uniform(0.35, 0.6)),
-            corridor=_hsv(rng.uniform(0.07, 0.14), rng.uniform(0.25, 0.55), rng.uniform(0.7, 0.92)),
-            ink=_hsv(0.08, 0.5, rng.uniform(0.1, 0.25)), corridor_width=rng.uniform(0.34, 0.5),
+            style, wall=hsv_colour(rng.uniform(0.0, 0.12), rng.uniform(0.05, 0.3), rng.uniform(0.35, 0.6)),
+            corridor=hsv_colour(rng.uniform(0.07, 0.14), rng.uniform(0.25, 0.55), rng.uniform(0.7, 0.92)),
+            ink=hsv_colour(0.08, 0.5, rng.uniform(0.1, 0.25)), corridor_width=rng.uniform(0.34, 0.5),
             wobble=rng.uniform(0.015, 0.04), ink_width=rng.uniform(0.015, 0.035), texture=rng.uniform(0.6, 1.0),
             pattern="blocks", picture_scale=(0.12, 0.3), wall_glow=glow[0], picture_glow=glow[1], start_marks=marks,
         )
     if style == "cardboard":
         hue = rng.random()
         return Artwork(
-            style, wall=_hsv(hue, rng.uniform(0.35, 0.8), rng.uniform(0.35, 0.75)),
-            corridor=_hsv(rng.uniform(0.1, 0.18), rng.uniform(0.0, 0.25), rng.uniform(0.85, 0.98)),
-            ink=_hsv(hue, 0.6, rng.uniform(0.1, 0.3)) if rng.random() < 0.5 else (250.0, 250.0, 250.0),
+            style, wall=hsv_colour(hue, rng.uniform(0.35, 0.8), rng.uniform(0.35, 0.75)),
+            corridor=hsv_colour(rng.uniform(0.1, 0.18), rng.uniform(0.0, 0.25), rng.uniform(0.85, 0.98)),
+            ink=hsv_colour(hue, 0.6, rng.uniform(0.1, 0.3)) if rng.random() < 0.5 else (250.0, 250.0, 250.0),
             corridor_width=rng.uniform(0.25, 0.45), wobble=0.0, ink_width=rng.choice([0.0, 0.012, 0.02]),
             texture=rng.uniform(0.15, 0.35), pattern=rng.choice(["hatch", "dots", "check", "plain"]),
             picture_scale=(0.1, 0.24), wall_glow=glow[0], picture_glow=glow[1], start_marks=marks,
@@ -82,18 +83,20 @@ def random_artwork(rng: random.Random, style: str | None = None) -> Artwork:
     if style == "parchment":
         base_v = rng.uniform(0.55, 0.8)
         return Artwork(
-            style, wall=_hsv(rng.uniform(0.06, 0.11), rng.uniform(0.35, 0.6), base_v),
-            corridor=_hsv(rng.uniform(0.1, 0.14), rng.uniform(0.2, 0.45), min(base_v + rng.uniform(0.1, 0.2), 0.97)),
-            ink=_hsv(0.07, 0.6, rng.uniform(0.25, 0.45)), corridor_width=rng.uniform(0.36, 0.55),
+            style, wall=hsv_colour(rng.uniform(0.06, 0.11), rng.uniform(0.35, 0.6), base_v),
+            corridor=hsv_colour(
+                rng.uniform(0.1, 0.14), rng.uniform(0.2, 0.45), min(base_v + rng.uniform(0.1, 0.2), 0.97)
+            ),
+            ink=hsv_colour(0.07, 0.6, rng.uniform(0.25, 0.45)), corridor_width=rng.uniform(0.36, 0.55),
             wobble=rng.uniform(0.0, 0.025), ink_width=rng.choice([0.0, 0.0, 0.01, 0.018]),
             texture=rng.uniform(0.5, 0.9), pattern="grain", picture_scale=(0.12, 0.32), wall_glow=glow[0],
             picture_glow=glow[1], start_marks=marks,
         )
     if style == "nightsky":
         return Artwork(
-            style, wall=_hsv(rng.uniform(0.5, 0.75), rng.uniform(0.05, 0.3), rng.uniform(0.78, 0.95)),
-            corridor=_hsv(rng.uniform(0.6, 0.72), rng.uniform(0.4, 0.8), rng.uniform(0.1, 0.28)),
-            ink=_hsv(0.13, 0.6, 0.85), corridor_width=rng.uniform(0.3, 0.5), wobble=rng.uniform(0.0, 0.02),
+            style, wall=hsv_colour(rng.uniform(0.5, 0.75), rng.uniform(0.05, 0.3), rng.uniform(0.78, 0.95)),
+            corridor=hsv_colour(rng.uniform(0.6, 0.72), rng.uniform(0.4, 0.8), rng.uniform(0.1, 0.28)),
+            ink=hsv_colour(0.13, 0.6, 0.85), corridor_width=rng.uniform(0.3, 0.5), wobble=rng.uniform(0.0, 0.02),
             ink_width=rng.choice([0.0, 0.01]), texture=rng.uniform(0.3, 0.7), pattern="clouds",
             picture_scale=(0.1, 0.28), wall_glow=glow[0], picture_glow=glow[1], start_marks=marks,
         )
@@ -228,14 +231,14 @@ def _draw_picture(
     shift = 4  # sub-pixel drawing precision
     body = _blob(rng, centre, radius)
     hue = rng.random()
-    col = _hsv(hue, rng.uniform(0.6, 1.0), rng.uniform(0.55, 0.95))
+    col = hsv_colour(hue, rng.uniform(0.6, 1.0), rng.uniform(0.55, 0.95))
     pts = [np.round(body * (1 << shift)).astype(np.int32)]
     cv2.fillPoly(rgb, pts, col, cv2.LINE_AA, shift)
     cv2.fillPoly(pic, pts, 1.0, cv2.LINE_AA, shift)
     if rng.random() < 0.7:
         sub = _blob(rng, (centre[0] + rng.uniform(-0.4, 0.4) * radius, centre[1] + rng.uniform(-0.4, 0.4) * radius),
                     radius * rng.uniform(0.3, 0.55))
-        col2 = _hsv(hue + rng.uniform(0.25, 0.75), rng.uniform(0.5, 1.0), rng.uniform(0.5, 1.0))
+        col2 = hsv_colour(hue + rng.uniform(0.25, 0.75), rng.uniform(0.5, 1.0), rng.uniform(0.5, 1.0))
         cv2.fillPoly(rgb, [np.round(sub * (1 << shift)).astype(np.int32)], col2, cv2.LINE_AA, shift)
     if rng.random() < 0.6:
         eye = max(radius * 0.12, 1.0)

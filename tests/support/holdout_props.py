@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from tests.support.holdout_art import Colour, _hsv
+from tests.support.holdout_art import Colour, hsv_colour
 from tests.support.holdout_camera import Camera
 
 PAWN_SHAPES = ("cylball", "chess", "peg", "meeple")
@@ -44,7 +44,7 @@ def pawn_colour(rng: random.Random, name: str) -> Colour:
     hue = rng.uniform(lo, hi + (1.0 if hi < lo else 0.0))
     sat = rng.uniform(0.55, 0.95) if name != "yellow" else rng.uniform(0.6, 0.9)
     val = rng.uniform(0.55, 0.95) if name != "blue" else rng.uniform(0.45, 0.85)
-    return _hsv(hue, sat, val)
+    return hsv_colour(hue, sat, val)
 
 
 def _profile(shape: str, radius: float, height: float) -> list[tuple[float, float]]:
@@ -273,14 +273,14 @@ def occluder_mask(
         cv2.fillPoly(colour, [pts], (230.0, 232.0, 236.0), cv2.LINE_AA, 4)
         cv2.fillPoly(cover, [pts], 255, cv2.LINE_AA, 4)
         inner = np.round(((corners * 0.8) @ np.array([[c, s], [-s, c]]) + target) * 16).astype(np.int32)
-        cv2.fillPoly(colour, [inner], _hsv(rng.random(), 0.85, 0.85), cv2.LINE_AA, 4)
+        cv2.fillPoly(colour, [inner], hsv_colour(rng.random(), 0.85, 0.85), cv2.LINE_AA, 4)
         capsule(wrist, target - direction * size.max() * 0.3, hand * 0.22, skin)  # thumb over the edge
     else:
         wrist = target - direction * hand * 0.9
         if rng.random() < 0.7:
             sleeve_end = entry + (wrist - entry) * rng.uniform(0.4, 0.85)
             capsule(entry, wrist, arm_w, skin * 0.95)
-            cloth = _hsv(rng.random(), rng.uniform(0.2, 0.9), rng.uniform(0.2, 0.9))
+            cloth = hsv_colour(rng.random(), rng.uniform(0.2, 0.9), rng.uniform(0.2, 0.9))
             capsule(entry, sleeve_end, arm_w * 1.15, np.array(cloth, np.float32))
         else:
             capsule(entry, wrist, arm_w, skin * 0.95)
@@ -292,7 +292,7 @@ def occluder_mask(
         if kind == "mug":
             mug_r = ppu * rng.uniform(0.9, 1.3) * close
             mug_c = palm + direction * (hand * 0.3 + mug_r * 1.2) + perp * rng.uniform(-0.3, 0.3) * mug_r
-            body = np.array(_hsv(rng.random(), rng.uniform(0.0, 0.8), rng.uniform(0.5, 0.95)), np.float32)
+            body = np.array(hsv_colour(rng.random(), rng.uniform(0.0, 0.8), rng.uniform(0.5, 0.95)), np.float32)
             # the handle, a thick ring between the hand and the mug, then the fingers around it
             grip = mug_c - direction * mug_r * 1.05
             cv2.circle(colour, pt(grip), int(mug_r * 0.32 * 16), (body * 0.7).tolist(), max(int(mug_r * 0.14), 2),

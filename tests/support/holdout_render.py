@@ -129,6 +129,7 @@ def _texture_homography(cam: Camera, origin: tuple[float, float], s: float) -> n
 
 
 def _visible_region(cam: Camera) -> tuple[float, float, float, float]:
+    """The table-plane box the canvas sees (world units), so the table texture covers no more than needed."""
     cw, ch = cam.canvas_size
     inv = np.linalg.inv(cam.plane_homography())
     pts = np.array([[0, 0, 1], [cw, 0, 1], [cw, ch, 1], [0, ch, 1]], float) @ inv.T
@@ -148,7 +149,16 @@ def render_frame(
     pictures: Sequence[Sequence[str | None]] | None = None,
     spare_picture: str | None = None,
 ) -> tuple[np.ndarray, dict[str, Any], int]:
-    """The photo before JPEG, its label and the JPEG quality this shot gets (60–92)."""
+    """The photo before JPEG, its label and the JPEG quality this shot gets (60–92).
+
+    The pipeline follows a real shot: flat things (table, props, spare, board) are
+    painted as table-plane textures and projected with the camera's plane
+    homography (``cv2.warpPerspective``); things with height (pawns, hands, held
+    objects) are drawn from 3D points on that undistorted canvas; the scene light
+    multiplies and adds; the lens then bends everything at once (``cv2.remap``),
+    and the sensor adds blur and noise. Tile pictures follow ``pictures`` (tile
+    identities); without them a physical-looking set of 24 is chosen.
+    """
     if lighting not in ("day", "night"):
         raise ValueError(f"lighting must be 'day' or 'night', got {lighting!r}")
     night = lighting == "night"

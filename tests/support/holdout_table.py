@@ -15,7 +15,7 @@ import random
 import cv2
 import numpy as np
 
-from tests.support.holdout_art import Colour, _hsv, value_noise
+from tests.support.holdout_art import Colour, hsv_colour, value_noise
 
 Region = tuple[float, float, float, float]  # x0, y0, x1, y1 in world units
 
@@ -29,7 +29,7 @@ def _surface(kind: str, rng: random.Random, nrng: np.random.Generator, shape: tu
     h, w = shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "wood":
-        base = np.array(_hsv(rng.uniform(0.05, 0.1), rng.uniform(0.4, 0.75), rng.uniform(0.3, 0.75)), np.float32)
+        base = np.array(hsv_colour(rng.uniform(0.05, 0.1), rng.uniform(0.4, 0.75), rng.uniform(0.3, 0.75)), np.float32)
         angle = rng.uniform(0, math.pi)
         along = xx * math.cos(angle) + yy * math.sin(angle)
         across = -xx * math.sin(angle) + yy * math.cos(angle)
@@ -41,8 +41,8 @@ def _surface(kind: str, rng: random.Random, nrng: np.random.Generator, shape: tu
         shade = 1.0 + 0.1 * grain - 0.4 * seams
         return base * shade[..., None]
     if kind in ("gingham", "stripes", "dots"):
-        c1 = np.array(_hsv(rng.random(), rng.uniform(0.3, 0.9), rng.uniform(0.4, 0.9)), np.float32)
-        c2 = np.array(_hsv(rng.random(), rng.uniform(0.0, 0.2), rng.uniform(0.8, 0.97)), np.float32)
+        c1 = np.array(hsv_colour(rng.random(), rng.uniform(0.3, 0.9), rng.uniform(0.4, 0.9)), np.float32)
+        c2 = np.array(hsv_colour(rng.random(), rng.uniform(0.0, 0.2), rng.uniform(0.8, 0.97)), np.float32)
         period = s * rng.uniform(0.6, 1.8)
         angle = rng.uniform(0, math.pi)
         u = xx * math.cos(angle) + yy * math.sin(angle)
@@ -59,7 +59,7 @@ def _surface(kind: str, rng: random.Random, nrng: np.random.Generator, shape: tu
             mix = mix.astype(np.float32)
         weave = 1.0 + 0.06 * np.sin(xx * 2.1) * np.sin(yy * 2.1) + 0.05 * value_noise(nrng, shape, s * 0.7, 2)
         return (c1 * (1.0 - mix[..., None]) + c2 * mix[..., None]) * weave[..., None]
-    base = np.array(_hsv(rng.random(), rng.uniform(0.2, 0.7), rng.uniform(0.2, 0.55)), np.float32)
+    base = np.array(hsv_colour(rng.random(), rng.uniform(0.2, 0.7), rng.uniform(0.2, 0.55)), np.float32)
     return base * (1.0 + 0.08 * value_noise(nrng, shape, s * 0.2, 4))[..., None]
 
 
@@ -114,13 +114,13 @@ def table_texture(
         spot = place(4.0)
         if spot:
             box = _rect(spot[0], spot[1], rng.uniform(6, 10), rng.uniform(4, 7), rng.uniform(0, math.pi))
-            lid = np.array(_hsv(rng.random(), rng.uniform(0.4, 0.9), rng.uniform(0.4, 0.9)), np.float32)
+            lid = np.array(hsv_colour(rng.random(), rng.uniform(0.4, 0.9), rng.uniform(0.4, 0.9)), np.float32)
             cv2.fillPoly(rgb, [_to_px(box + off * 3, region, s)], (15.0, 15.0, 15.0), cv2.LINE_AA, 4)
             cv2.fillPoly(rgb, [_to_px(box, region, s)], lid.tolist(), cv2.LINE_AA, 4)
             for _ in range(rng.randint(2, 5)):
                 c = box.mean(axis=0) + np.array([rng.uniform(-2.5, 2.5), rng.uniform(-1.5, 1.5)])
                 art = _rect(c[0], c[1], rng.uniform(0.5, 2.5), rng.uniform(0.3, 1.5), rng.uniform(0, 3))
-                cv2.fillPoly(rgb, [_to_px(art, region, s)], _hsv(rng.random(), 0.8, 0.9), cv2.LINE_AA, 4)
+                cv2.fillPoly(rgb, [_to_px(art, region, s)], hsv_colour(rng.random(), 0.8, 0.9), cv2.LINE_AA, 4)
     for _ in range(rng.randint(0, 7)):  # cards
         spot = place(1.5)
         if spot is None:
@@ -132,7 +132,7 @@ def table_texture(
         inner = _rect(spot[0], spot[1], 1.3, 2.1, angle)
         cv2.fillPoly(rgb, [_to_px(inner, region, s)], rng.choice(PRINT_COLOURS), cv2.LINE_AA, 4)
         blob_c = (int((spot[0] - x0) * s * 16), int((spot[1] - y0) * s * 16))
-        cv2.circle(rgb, blob_c, int(0.45 * s * 16), _hsv(rng.random(), 0.9, 0.9), -1, cv2.LINE_AA, 4)
+        cv2.circle(rgb, blob_c, int(0.45 * s * 16), hsv_colour(rng.random(), 0.9, 0.9), -1, cv2.LINE_AA, 4)
     for _ in range(rng.randint(0, 5)):  # coins
         radius = rng.uniform(0.3, 0.45)
         spot = place(radius)
