@@ -12,7 +12,7 @@ import pytest
 
 from companion.board import FIXED_TILES, SIZE, Board, Color
 from tests.support import holdout_camera
-from tests.support.holdout_art import STYLES, random_artwork
+from tests.support.holdout_art import STYLES, paint_tiles, random_artwork
 from tests.support.holdout_camera import TILE_CORNERS, random_camera
 from tests.support.holdout_props import place_resting_hand
 from tests.support.holdout_render import (
@@ -256,3 +256,28 @@ def test_committed_holdout_set_matches_its_commands() -> None:
             expected = random_holdout_scene(seed + i, lighting, (1280, 960), occluded)[1]
             assert json.loads(path.read_text()) == expected, path
             assert path.with_suffix(".jpg").stat().st_size <= 150_000
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_painted_corridors_open_exactly_where_the_tiles_do(style: str) -> None:
+    """Straight above each tile edge's midpoint the art is corridor when that side is open, wall when closed
+    (read from the glow layer, which marks wall paint); tile centres are corridor, tile corners wall."""
+    rng = random.Random(style)
+    board, _, _ = random_board(rng)
+    s = 48
+    tiles = [[int(board.tile((r, c))) for c in range(SIZE)] for r in range(SIZE)]
+    for _ in range(3):
+        art = random_artwork(rng, style)
+        _, glow = paint_tiles(art, tiles, [[None] * SIZE for _ in range(SIZE)], s, rng)
+        wall = glow > art.wall_glow * 255 * 0.5
+        inset = 3
+        for r in range(SIZE):
+            for c in range(SIZE):
+                y, x = r * s, c * s
+                mid = s // 2
+                probes = {1: (y + inset, x + mid), 2: (y + mid, x + s - 1 - inset), 4: (y + s - 1 - inset, x + mid),
+                          8: (y + mid, x + inset)}
+                for bit, (py, px) in probes.items():
+                    assert wall[py, px] != bool(tiles[r][c] & bit), (style, r, c, bit)
+                assert not wall[y + mid, x + mid]
+                assert wall[y + inset, x + inset] and wall[y + s - 1 - inset, x + s - 1 - inset]
