@@ -1,10 +1,16 @@
-"""``labyrinth-companion run``: the main job. For now only ``--sim``, a rules-only simulated game.
+"""``labyrinth-companion run``: the main job. For now only ``--sim``, the built-in simulator.
 
-``run --sim`` is the clearly labelled placeholder of the companion's main loop:
-bots play a whole game through the real rules engine, every event is journaled
-to the state directory (resumable, like the real service), and each turn is
-printed as a box-drawing board plus the event JSON lines of FORMATS.md §6.
-The simulated camera and LED strip will plug into :class:`~companion.simulate.SimulatedGame`.
+``run --sim``: bots play a whole game through the real rules engine, every
+event is journaled to the state directory (resumable, like the real service),
+and each turn is printed as a box-drawing board plus the event JSON lines of
+FORMATS.md §6. Around the game, :class:`~companion.sim_table.SimTable` runs the
+rest of the product on simulated hardware: the simulated camera photographs
+the board after each push and move, the board reader reads the photos (the
+push is recognised among the legal successors, as the referee does), and the
+guidance is painted on the simulated LED strip (terminal and ``leds.png``).
+``--no-camera`` plays the rules only (fast). The referee that turns photos
+into events on a real board is not part of the simulator yet: here the bots'
+events are the truth and vision is checked against them.
 """
 
 from __future__ import annotations
@@ -82,17 +88,23 @@ def run_sim(args: argparse.Namespace, out: TextIO | None = None, sleep: Callable
                              leave_maze=args.leave_maze)  # fmt: skip
     state_dir = Path(args.state_dir) if args.state_dir else Path(tempfile.mkdtemp(prefix="labyrinth-sim-"))
     journal, resumed = _open_journal(state_dir, out)
+    table = None
+    if not args.no_camera:
+        from companion.sim_table import SimTable
+
+        table = SimTable(state_dir, seed=args.seed, show_leds=not args.json)
     with journal:
         max_turns = args.turns if args.turns is not None else DEFAULT_MAX_TURNS
         if resumed:
-            sim = SimulatedGame(journal.game(), args.seed, max_turns)
+            sim = SimulatedGame(journal.game(), args.seed, max_turns, table)
         else:
-            sim = SimulatedGame.new(config, args.seed, journal.record, max_turns)
+            sim = SimulatedGame.new(config, args.seed, journal.record, max_turns, table)
         game = sim.game
         emit = _printer(out)
         if not args.json:
             cfg = game.state.config
-            print(f"# labyrinth-companion rules-only simulator (placeholder of the main job: no camera or LEDs yet)\n"
+            parts = "rules only" if table is None else "simulated camera, board reader and LED strip"
+            print(f"# labyrinth-companion simulator ({parts})\n"
                   f"# {cfg.variant}, {len(cfg.players)} players ({', '.join(map(str, cfg.players))}), "
                   f"edition {cfg.edition}, seed {args.seed}; journal {journal.path}"
                   + (" (resumed)" if resumed else ""), file=out)  # fmt: skip
@@ -104,6 +116,9 @@ def run_sim(args: argparse.Namespace, out: TextIO | None = None, sleep: Callable
                 print(f"\n## turn {record.number}: {record.player}", file=out)
             for event in record.events:
                 emit(event.to_json())
+            if table is not None:
+                for line in table.drain():
+                    print(line, file=sys.stderr if args.json else out)
             if not args.json:
                 print(render(record.state), file=out)
             if args.delay:
@@ -116,6 +131,10 @@ def run_sim(args: argparse.Namespace, out: TextIO | None = None, sleep: Callable
             else:
                 print(f"\n# stopped after {sim.played} turns without a winner (--turns); resume with "
                       f"--state-dir {state_dir}", file=out)  # fmt: skip
+            if table is not None:
+                print(f"# {table.summary()}", file=out)
+    if table is not None:
+        table.close()
     return 0
 
 
@@ -143,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("run", help="run the companion (--sim: a rules-only simulated game)")
+    p = subparsers.add_parser("run", help="run the companion (--sim: the built-in simulator)")
     p.add_argument("--sim", action="store_true", help="play a simulated game with bots instead of a real board")
     p.add_argument("--seed", type=int, default=1, help="random seed of the setup, deal and bots (default 1)")
     p.add_argument("--players", type=int, default=None, help="number of players, 2-4 (default 2)")
@@ -155,4 +174,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--state-dir", default=None, help="where the journal goes (default: a new temporary directory); "
                    "an unfinished game there is resumed")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print only the event JSON lines")
+    p.add_argument("--no-camera", action="store_true",
+                   help="rules only: no simulated photos, vision or LEDs (much faster)")  # fmt: skip
     p.set_defaults(func=run)

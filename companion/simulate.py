@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from companion import rules
 from companion.board import SIZE, Board, Color, Gate, Square, Tile, mask_squares, push_square, squares_mask
@@ -107,24 +108,37 @@ def _nearest(reach: int, goals: dict[str, Square], rng: random.Random) -> tuple[
     return to, name, best_d
 
 
+class TableObserver(Protocol):
+    """What happens at the table around the bots' turns (camera, vision, LEDs: see ``companion.sim_table``)."""
+
+    def before_turn(self, state: GameState) -> None: ...
+
+    def after_push(self, before: Board, state: GameState) -> None: ...
+
+    def after_move(self, player: Color, state: GameState) -> None: ...
+
+
 class SimulatedGame:
     """Bots playing a :class:`~companion.game.Game` turn by turn (the game may be resumed or journaled).
 
     ``max_turns`` bounds the game (``None``: play until someone wins).
     """
 
-    def __init__(self, game: Game, seed: int = 0, max_turns: int | None = None) -> None:
+    def __init__(
+        self, game: Game, seed: int = 0, max_turns: int | None = None, table: TableObserver | None = None
+    ) -> None:
         self.game = game
+        self.table = table
         self.rng = random.Random(seed)
         self.max_turns = max_turns
         self.played = 0
 
     @classmethod
-    def new(cls, config: GameConfig, seed: int = 0, listener: object = None, max_turns: int | None = None
-            ) -> SimulatedGame:  # fmt: skip
+    def new(cls, config: GameConfig, seed: int = 0, listener: object = None, max_turns: int | None = None,
+            table: TableObserver | None = None) -> SimulatedGame:  # fmt: skip
         """A fresh random setup and deal from ``seed`` (``listener``: e.g. a journal's ``record``)."""
         game = Game.new(config, random.Random(seed), listener=listener)
-        return cls(game, seed, max_turns)
+        return cls(game, seed, max_turns, table)
 
     @property
     def finished(self) -> bool:
@@ -142,6 +156,8 @@ class SimulatedGame:
             if state.pushed:  # resumed between a push and its move: finish the turn
                 plan = None
             else:
+                if self.table is not None:
+                    self.table.before_turn(state)
                 plan = plan_turn(state, self.rng)
                 if state.variant is Variant.KIDS and state.player(player).cards:
                     cards = state.player(player).cards
@@ -149,8 +165,12 @@ class SimulatedGame:
                     if target != state.player(player).target:
                         events += game.choose_target(target)
                 events += game.push(plan.gate, plan.spare)
+                if self.table is not None:
+                    self.table.after_push(state.board, game.state)
             to = plan.to if plan is not None else self._best_square()
             events += game.move(to)
+            if self.table is not None:
+                self.table.after_move(player, game.state)
         self.played += 1
         return TurnRecord(self.played, player, tuple(events), game.state)
 

@@ -22,11 +22,11 @@ from companion.simulate import SimulatedGame, plan_turn
 @pytest.fixture(autouse=True)
 def _only_this_command(monkeypatch) -> None:
     """Build the real CLI with just the ``run`` command, so other areas' modules cannot break these tests."""
-    monkeypatch.setattr(cli, "COMMAND_MODULES", ("companion.cli_game",))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", {"companion.cli_game": ("run",)})
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(["run", *argv])
+    code = cli.main(["run", *argv, "--no-camera"])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -58,7 +58,7 @@ def test_run_sim_json_ends_with_a_winner(capsys, tmp_path: Path, variant: str, p
 def test_run_sim_human_output_shows_boards_and_the_winner(capsys, tmp_path: Path) -> None:
     code, out, _ = _run(capsys, "--sim", "--seed", "4", "--state-dir", str(tmp_path))
     assert code == 0
-    assert "rules-only simulator" in out
+    assert "simulator (rules only)" in out
     assert "## turn 1: red" in out and "spare " in out
     assert "┌" in out and '{"event": "push"' in out
     assert out.rstrip().splitlines()[-1].startswith("# game over after")
@@ -80,7 +80,7 @@ def test_turn_limit_then_resume_from_the_state_dir(capsys, tmp_path: Path) -> No
 def test_delay_waits_between_turns_with_the_injected_sleep(tmp_path: Path) -> None:
     slept: list[float] = []
     args = argparse.Namespace(sim=True, seed=2, players=2, variant="classic", edition="classic", leave_maze=False,
-                              turns=4, delay=0.25, state_dir=str(tmp_path), json=True)  # fmt: skip
+                              turns=4, delay=0.25, state_dir=str(tmp_path), json=True, no_camera=True)  # fmt: skip
     assert run_sim(args, out=io.StringIO(), sleep=slept.append) == 0
     assert slept == [0.25] * 4
 
