@@ -18,7 +18,7 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    anti-aliased rim), a specular glint, a one-sided shadow around it, and its
    elongation away from the camera.
 3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`,
-   fitted on ~360 rendered boards of four artwork looks; leave-one-look-out, 97 % of
+   fitted on ~360 rendered boards of four artwork looks; leave-one-look-out, 98 % of
    the per-colour present/absent/square decisions were right) gives a confidence.
    Features that describe one renderer's artwork rather than a pawn (how large a
    blob may be, its offset from the tile centre, its surroundings' brightness) get
@@ -73,7 +73,7 @@ FEATURES: tuple[str, ...] = (
 
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
 PAWN_WEIGHTS: tuple[float, ...] = (
-    -2.262, 9.002, 0, -9.033, 0, 19.57, -4.454, 15.01, -22.75, 10.47, 1.331, 0, 25.08, 1.248, 2.424, 0, -30.31,
+    -1.539, 9.02, 0, -10.45, 0, 20.17, -2.405, 12.14, -23.18, 15.23, 1.663, 0, 29.81, 1.606, 1.946, 0, -35.29,
 )  # fmt: skip
 
 
@@ -106,7 +106,7 @@ class PawnConfig:
     min_fill: float = 0.3
     wall_zone: float = 0.27
     corridor_core: float = 0.12
-    wall_distance2: float = 12.0
+    wall_distance2: float = 6.0
     min_confidence: float = 0.5
     night_min_confidence: float = 0.9
     calibrated_hue_tolerance: int = 12
