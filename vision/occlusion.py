@@ -42,9 +42,10 @@ class OcclusionConfig:
     Signals (see :class:`Signals`): ``lattice_patch`` (half-size of a lattice patch,
     tiles); ``foreign_distance``/``foreign_floor`` (a lattice point or frame segment is
     foreign beyond this many robust spreads of the frame's own variation, and at least
-    the floor, in :func:`shade_invariant` units); ``band_inner``/``band_outer`` (the frame band checked for an
-    arm, tiles outside the tile area); ``lightness_weight`` (how much brightness counts
-    next to chromaticity, see :func:`shade_invariant`); ``low_confidence`` (a tile reading below it is unclear).
+    the floor, in :func:`shade_invariant` units); ``band_inner``/``band_outer`` (the
+    frame band checked for an arm, tiles outside the tile area: inside even a thin
+    frame, ~0.3 tile); ``lightness_weight`` (how much brightness counts next to
+    chromaticity, see :func:`shade_invariant`); ``low_confidence`` (a tile reading below it is unclear).
 
     Decision by day — any of: grid quality under ``min_quality``; more than
     ``max_low_tiles`` unclear tiles; a run of ``long_band_run`` foreign frame
@@ -64,7 +65,7 @@ class OcclusionConfig:
     foreign_distance: float = 4.0
     foreign_floor: float = 6.0
     band_inner: float = 0.1
-    band_outer: float = 0.5
+    band_outer: float = 0.26
     band_floor: float = 6.0
     lightness_weight: float = 0.2
     low_confidence: float = 0.5
