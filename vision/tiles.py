@@ -156,6 +156,7 @@ def edge_features(rect: Rectified, config: TilesConfig | None = None, lab: np.nd
     offs = np.zeros((SIZE, SIZE, 1, 4), dtype=np.int64)
     offs[..., 0] = offs[..., 2] = origin[None, :, None]
     offs[..., 1] = offs[..., 3] = origin[:, None, None]
+
     def stats(boxes: np.ndarray) -> np.ndarray:  # means of L, a, b and of L² per box
         return np.concatenate([_box_means(sums, boxes), _box_means(lum_squares, boxes)], axis=-1)
 
