@@ -103,10 +103,10 @@ def _to_bgr(image: np.ndarray) -> np.ndarray:
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise BoardNotFoundError("not an image")
     if image.dtype != np.uint8:
-        img = image.astype(np.float64)
-        hi = float(np.nanmax(img)) if np.isfinite(img).any() else 0.0
+        img = np.nan_to_num(image.astype(np.float32), nan=0.0, posinf=0.0, neginf=0.0)
+        hi = float(img.max())
         scale = 255.0 / hi if hi > 255 else (255.0 if 0 < hi <= 1.0 else 1.0)
-        image = np.clip(np.nan_to_num(img * scale), 0, 255).astype(np.uint8)
+        image = cv2.convertScaleAbs(img, alpha=scale)  # saturating: negatives come out as their magnitude
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if image.shape[2] == 1:
