@@ -73,10 +73,16 @@ def test_shade_invariant_ignores_shadows() -> None:
 
 def test_longest_run_wraps_around_the_frame() -> None:
     flags = np.zeros(56, dtype=np.int8)
-    flags[[0, 1, 54, 55]] = 1
+    flags[[0, 1, 42, 43]] = 1  # top-left corner: the top's first two, the left side's first two
     flags[[2]] = -1  # unknown segments neither break nor extend a run
     flags[[3]] = 1
     assert longest_run(flags) == 5
+    corner = np.zeros(56, dtype=np.int8)
+    corner[[27, 41]] = 1  # right side's last and bottom's last meet at the bottom-right corner
+    assert longest_run(corner) == 2
+    apart = np.zeros(56, dtype=np.int8)
+    apart[[27, 28]] = 1  # right side's last and bottom's first are at opposite corners
+    assert longest_run(apart) == 1
     assert longest_run(np.full(56, -1, dtype=np.int8)) == 0
     assert longest_run(np.zeros(56, dtype=np.int8)) == 0
 

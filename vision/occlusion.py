@@ -216,31 +216,41 @@ def frame_band(
     image = rect.image
     side = SIZE * t
     half = t // 2
-    medians = np.zeros((4, 2 * SIZE, 3), dtype=np.float32)
-    known = np.ones((4, 2 * SIZE), dtype=bool)
+    n = 2 * SIZE
+    length = n * half
+    # The four strips as (depth, along, 3), cut along their length into n segments each.
+    strips = (
+        image[m - hi : m - lo, m : m + length],
+        image[m : m + length, m + side + lo : m + side + hi].transpose(1, 0, 2),
+        image[m + side + lo : m + side + hi, m : m + length],
+        image[m : m + length, m - hi : m - lo].transpose(1, 0, 2),
+    )
+    medians = np.zeros((4, n, 3), dtype=np.float32)
+    for s_idx, strip in enumerate(strips):
+        values = shade_invariant(np.ascontiguousarray(strip), cfg.lightness_weight)
+        segments = values.reshape(values.shape[0], n, half, 3).transpose(1, 0, 2, 3).reshape(n, -1, 3)
+        medians[s_idx] = np.median(segments, axis=1)
+    known = np.ones((4, n), dtype=bool)
+    known[:, [k for k in range(n) if (k // 2) in (1, 3, 5)]] = False  # gate arrows
+    along = m + (np.arange(n) + 0.5) * half
+    mid_out, mid_in = m - (lo + hi) / 2.0, m + side + (lo + hi) / 2.0
+    centres = np.concatenate(
+        [
+            np.stack([along, np.full(n, mid_out)], axis=1),
+            np.stack([np.full(n, mid_in), along], axis=1),
+            np.stack([along, np.full(n, mid_in)], axis=1),
+            np.stack([np.full(n, mid_out), along], axis=1),
+        ]
+    )
+    in_photo = rect.to_image(centres)
     h_img, w_img = image_shape[:2]
-    pawn_boxes = list(boxes)
-    for s_idx in range(4):
-        for k in range(2 * SIZE):
-            a0, a1 = m + k * half, m + (k + 1) * half
-            if s_idx == 0:  # top: rows m-hi..m-lo
-                x0, x1, y0, y1 = a0, a1, m - hi, m - lo
-            elif s_idx == 1:  # right
-                x0, x1, y0, y1 = m + side + lo, m + side + hi, a0, a1
-            elif s_idx == 2:  # bottom
-                x0, x1, y0, y1 = a0, a1, m + side + lo, m + side + hi
-            else:  # left
-                x0, x1, y0, y1 = m - hi, m - lo, a0, a1
-            patch = shade_invariant(image[y0:y1, x0:x1], cfg.lightness_weight)
-            medians[s_idx, k] = np.median(patch.reshape(-1, 3), axis=0)
-            if (k // 2) in (1, 3, 5):
-                known[s_idx, k] = False
-            centre = rect.to_image([[(x0 + x1) / 2.0, (y0 + y1) / 2.0]])[0]
-            if not (0 <= centre[0] < w_img and 0 <= centre[1] < h_img):
-                known[s_idx, k] = False
-            for bx, by, bw, bh in pawn_boxes:
-                if bx < x1 and x0 < bx + bw and by < y1 and y0 < by + bh:
-                    known[s_idx, k] = False
+    inside = (in_photo[:, 0] >= 0) & (in_photo[:, 0] < w_img) & (in_photo[:, 1] >= 0) & (in_photo[:, 1] < h_img)
+    known &= inside.reshape(4, n)
+    for bx, by, bw, bh in boxes:
+        near = (np.abs(centres[:, 0] - (bx + bw / 2.0)) < (bw + half) / 2.0) & (
+            np.abs(centres[:, 1] - (by + bh / 2.0)) < (bh + hi - lo) / 2.0
+        )
+        known &= ~near.reshape(4, n)
     out = np.full((4, 2 * SIZE), -1, dtype=np.int8)
     if known.sum() < 12:
         return out.reshape(-1)
@@ -288,7 +298,15 @@ def _gradient_residuals(
 
 
 def longest_run(flags: np.ndarray) -> int:
-    """Longest run of foreign (1) segments around the closed perimeter (unknown segments break nothing)."""
+    """Longest run of foreign (1) segments around the frame (unknown segments break nothing).
+
+    ``flags`` are in :func:`frame_band` order (each side left to right or top to
+    bottom); the run is counted going round the board, so it continues across corners.
+    """
+    flags = np.asarray(flags).reshape(-1)
+    if len(flags) == 8 * SIZE:
+        sides = flags.reshape(4, 2 * SIZE)
+        flags = np.concatenate([sides[0], sides[1], sides[2][::-1], sides[3][::-1]])
     ring = [int(v) for v in flags if v >= 0]
     if not ring or all(ring):
         return len(ring)
