@@ -430,11 +430,25 @@ def _surroundings(
     angle = np.arctan2(ys + y0 - centroid[1], xs + x0 - centroid[0])
     sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
     values = v[ys, xs]
-    medians = [float(np.median(values[sector == k])) for k in range(8) if np.any(sector == k)]
+    medians = _group_medians(values, sector, 8)
     level = float(np.median(values))
     blob_level = float(np.median(v[sub > 0])) if sub.any() else 1.0
     shadow = 1.0 - min(medians) / max(1.0, max(medians))
     return shadow, min(level / max(1.0, blob_level), 3.0)
+
+
+def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> list[float]:
+    """Median of ``values`` per group 0..count-1 (empty groups skipped), with one sort instead of one per group."""
+    order = np.lexsort((values, groups))
+    ordered = values[order]
+    sizes = np.bincount(groups, minlength=count)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    out = []
+    for start, size in zip(starts, sizes, strict=True):
+        if size:
+            lo, hi = start + (size - 1) // 2, start + size // 2
+            out.append(float(ordered[lo] + ordered[hi]) / 2.0)
+    return out
 
 
 def confidence(features: Sequence[float], weights: Sequence[float] = PAWN_WEIGHTS) -> float:
