@@ -100,9 +100,9 @@ def test_decide_rules() -> None:
     cfg = OcclusionConfig()
     clean = Signals(band_run=1, lattice=1, quality=0.99, low_tiles=0)
     assert decide(clean, "day", cfg) is None
-    assert decide(Signals(cfg.very_long_band_run, 0, 0.99, 0), "day", cfg)
-    assert decide(Signals(cfg.long_band_run, 0, 0.99, 0), "day", cfg) is None  # light on the frame, board fine
-    assert decide(Signals(cfg.long_band_run, 0, cfg.long_band_quality - 0.01, 0), "day", cfg)
+    assert decide(Signals(8, 0, 0.99, 0), "day", cfg) is None  # light on the frame, the board reads fine
+    assert decide(Signals(cfg.min_band_run, 0, cfg.corroborating_quality - 0.01, 0), "day", cfg)
+    assert decide(Signals(cfg.min_band_run, 0, 0.99, 1), "day", cfg)
     assert decide(Signals(0, 0, cfg.min_quality - 0.01, 0), "day", cfg)
     assert decide(Signals(0, 0, 0.99, cfg.max_low_tiles + 1), "day", cfg)
     assert decide(Signals(2, cfg.corroborating_lattice, 0.99, 0), "day", cfg)

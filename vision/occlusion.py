@@ -48,11 +48,12 @@ class OcclusionConfig:
     chromaticity, see :func:`shade_invariant`); ``low_confidence`` (a tile reading below it is unclear).
 
     Decision by day — any of: grid quality under ``min_quality``; more than
-    ``max_low_tiles`` unclear tiles; a run of ``very_long_band_run`` foreign frame
-    segments, or of ``long_band_run`` with quality under ``long_band_quality`` (a pool
-    of LED light or a glare on the frame also changes its colour, but leaves the
-    board readable); a run of ``min_band_run`` corroborated by ``corroborating_lattice``
-    foreign lattice points, an unclear tile, or quality under ``corroborating_quality``.
+    ``max_low_tiles`` unclear tiles; a run of ``min_band_run`` foreign frame segments
+    corroborated by ``corroborating_lattice`` foreign lattice points, an unclear tile,
+    or quality under ``corroborating_quality``. The frame band never decides alone: a
+    pool of LED light, a glare or a frame's own artwork also changes its colour while
+    the board stays readable (on the team's rendered boards the lone-band rules
+    caught no hand the corroborated rule missed).
     At night the frame band is too noisy to use: quality under ``night_min_quality``
     or more than ``night_max_low_tiles`` unclear tiles. ``max_fixed_mismatch``: fixed
     tiles (not under a pawn) read wrong before the frame is called unreadable.
@@ -73,9 +74,6 @@ class OcclusionConfig:
     low_confidence: float = 0.5
     min_quality: float = 0.85
     max_low_tiles: int = 2
-    very_long_band_run: int = 6
-    long_band_run: int = 4
-    long_band_quality: float = 0.98
     min_band_run: int = 2
     corroborating_lattice: int = 2
     corroborating_quality: float = 0.97
@@ -357,10 +355,6 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         if sig.low_tiles > cfg.night_max_low_tiles:
             return f"{sig.low_tiles} tiles unclear"
         return None
-    if sig.band_run >= cfg.very_long_band_run or (
-        sig.band_run >= cfg.long_band_run and sig.quality < cfg.long_band_quality
-    ):
-        return f"hand or object over the board's edge ({sig.band_run} frame segments hidden)"
     if sig.quality < cfg.min_quality:
         return f"board partly hidden or misread (fixed tiles match {sig.quality:.2f})"
     if sig.low_tiles > cfg.max_low_tiles:
