@@ -485,7 +485,7 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray]
     if best is None:
         return None
     score, quad, pitch = best
-    scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.1, 0.04), rounds=2)
+    scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06, 0.03))
     return float(scores[0]), quads[0]
 
 
