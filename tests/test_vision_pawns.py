@@ -48,7 +48,7 @@ def test_pawns_found_on_their_squares(seed: int, look: str, pawns: tuple) -> Non
     rect, camera, label = _scene(seed, look, pawns)
     found = find_pawns(rect, read_tiles(rect), camera=camera)
     assert {d.color.value: list(d.square) for d in found} == label["pawns"]
-    assert all(0.5 <= d.confidence <= 1.0 for d in found)
+    assert all(PawnConfig().min_confidence <= d.confidence <= 1.0 for d in found)
     assert len({d.color for d in found}) == len(found)  # at most one per colour
 
 

@@ -95,7 +95,8 @@ class PawnConfig:
     when they look like the walls, everywhere else wall-like pixels are dropped.
     ``wall_distance2``: squared Mahalanobis distance to the wall colour under which a
     wall-zone pixel is wall.
-    ``min_confidence``/``night_min_confidence``: report thresholds by lighting.
+    ``min_confidence``/``night_min_confidence``: report thresholds by lighting (by day the
+    threshold that made the fewest leave-one-look-out mistakes, 0.27-0.38, on the fit).
     ``weights``: the logistic model (see module doc).
     """
 
@@ -108,7 +109,7 @@ class PawnConfig:
     wall_zone: float = 0.27
     corridor_core: float = 0.12
     wall_distance2: float = 6.0
-    min_confidence: float = 0.5
+    min_confidence: float = 0.3
     night_min_confidence: float = 0.9
     calibrated_hue_tolerance: int = 12
     weights: tuple[float, ...] = PAWN_WEIGHTS
