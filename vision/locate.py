@@ -28,8 +28,9 @@ Labyrinth board has:
    (robustly, iterated): corners to ~1-2 px on day photos, a wide lens
    included.
 
-Steps 1–3 (:mod:`vision.locate_grid`) work on a block-averaged copy
-(``work_px`` on the long side) for speed; step 4 is :mod:`vision.locate_refine`.
+Step 1 is :mod:`vision.locate_lattice`, steps 2–3 :mod:`vision.locate_grid`
+(both on a block-averaged copy, ``work_px`` on the long side, for speed) and
+step 4 :mod:`vision.locate_refine`.
 Markers are not needed and not used: the board's own tiles are the
 target. Row 0 is the board edge nearest the image top (rotations up to ±30°).
 """

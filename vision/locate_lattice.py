@@ -1,0 +1,390 @@
+"""Tile lattice hypotheses for :mod:`vision.locate`: where the photo repeats every tile.
+
+Tile seams and corridor walls repeat every tile along the board's two axes.
+Two estimators propose lattice vectors (``a`` along the board's rows, ``b``
+along its columns): the gradient-angle histogram (modulo 90° for the
+rotation, then each axis on its own, since tilt skews them) with the 1-D
+autocorrelation of the signed gradient along each axis; and the 2-D
+autocorrelation of the signed gradient, whose first peaks are the lattice
+vectors. Each hypothesis is re-measured where it repeats best, and windows of
+the photo give last-resort hypotheses (a small board on a patterned table).
+:func:`periodic_centre` places the 7x7 window where a lattice repeats most.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+if TYPE_CHECKING:
+    from vision.locate import LocateConfig
+
+__all__ = ["Frame", "lattice_frame", "lattice_hypotheses", "periodic_centre", "window_lattices"]
+
+#: A lattice's canonical frame: the affine map (image -> canonical) and the gradients warped into it.
+Frame = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _orientations(gx: np.ndarray, gy: np.ndarray, count: int) -> list[float]:
+    """Board rotation candidates (radians, in [-pi/4, pi/4)) from the gradient angles modulo 90°."""
+    gx, gy = gx[::2, ::2], gy[::2, ::2]  # every other pixel is plenty for a histogram
+    mag = np.hypot(gx, gy)
+    thr = np.percentile(mag, 70)
+    sel = mag > max(thr, 1e-6)
+    if sel.sum() < 50:
+        return [0.0]
+    weight = np.minimum(mag[sel], np.percentile(mag[sel], 95))
+    alpha = np.mod(np.arctan2(gy[sel], gx[sel]), np.pi / 2)
+    bins = 180
+    hist = np.bincount(np.minimum((alpha / (np.pi / 2) * bins).astype(np.int64), bins - 1), weight, bins)
+    kernel = np.array([1.0, 2.0, 3.0, 2.0, 1.0])
+    smooth = np.convolve(np.concatenate([hist[-2:], hist, hist[:2]]), kernel / kernel.sum(), mode="valid")
+    peaks = [i for i in range(bins) if smooth[i] >= smooth[i - 1] and smooth[i] >= smooth[(i + 1) % bins]]
+    peaks.sort(key=lambda i: -smooth[i])
+    out: list[float] = []
+    for i in peaks:
+        if len(out) >= count or smooth[i] < 0.5 * smooth[peaks[0]]:
+            break
+        left, mid, right = smooth[i - 1], smooth[i], smooth[(i + 1) % bins]
+        denom = left - 2 * mid + right
+        frac = 0.5 * (left - right) / denom if denom < 0 else 0.0
+        angle = (i + 0.5 + frac) / bins * (np.pi / 2)
+        angle = (angle + np.pi / 4) % (np.pi / 2) - np.pi / 4
+        if all(abs(((angle - a + np.pi / 4) % (np.pi / 2)) - np.pi / 4) > np.deg2rad(6) for a in out):
+            out.append(float(angle))
+    return out or [0.0]
+
+
+def _autocorr(signal: np.ndarray, axis: int, max_lag: int) -> np.ndarray:
+    """Sum over the other axis of the autocorrelation along ``axis``, lags 0..max_lag."""
+    n = signal.shape[axis]
+    size = 1 << int(np.ceil(np.log2(n + max_lag + 1)))
+    spec = np.fft.rfft(signal, n=size, axis=axis)
+    power = (spec.real**2 + spec.imag**2).sum(axis=1 - axis)
+    corr = np.fft.irfft(power, n=size)[: max_lag + 1]
+    overlap = np.maximum(n - np.arange(max_lag + 1), 1)
+    return corr / overlap * n
+
+
+def _pitches(gu: np.ndarray, gv: np.ndarray, lo: float, hi: float, count: int) -> list[float]:
+    """Tile pitch candidates (pixels) from the autocorrelation of the axis-aligned signed gradients."""
+    max_lag = int(np.ceil(hi)) + 2
+    # Summing bands of 4 rows (columns) keeps the periodicity along them and is 4x cheaper.
+    hu, wv = gu.shape[0] // 4 * 4, gv.shape[1] // 4 * 4
+    bands_u = gu[:hu].reshape(hu // 4, 4, -1).sum(axis=1)
+    bands_v = gv[:, :wv].reshape(gv.shape[0], wv // 4, 4).sum(axis=2)
+    corr = _autocorr(bands_u, 1, max_lag) + _autocorr(bands_v, 0, max_lag)
+    if corr[0] <= 0:
+        return []
+    corr = corr / corr[0]
+    lags = np.arange(len(corr))
+    cand = [
+        i
+        for i in range(max(int(lo), 2), min(int(hi) + 1, len(corr) - 1))
+        if corr[i] > corr[i - 1] and corr[i] >= corr[i + 1] and corr[i] > 0
+    ]
+    cand.sort(key=lambda i: -corr[i])
+    out: list[float] = []
+    for i in cand[:count]:
+        left, mid, right = corr[i - 1], corr[i], corr[i + 1]
+        denom = left - 2 * mid + right
+        frac = 0.5 * (left - right) / denom if denom < 0 else 0.0
+        out.append(float(lags[i] + frac))
+    return out
+
+
+def _axis_angles(gx: np.ndarray, gy: np.ndarray, theta: float) -> tuple[float, float]:
+    """Directions (radians) of the board's x and y axes in the image, near rotation ``theta``.
+
+    Tilt makes the board a trapezoid: its two families of lines are not at
+    90°, so each family's angle is measured on its own (gradient angles modulo
+    180°, peaks within 10° of ``theta`` and ``theta + 90°``).
+    """
+    gx, gy = gx[::2, ::2], gy[::2, ::2]
+    mag = np.hypot(gx, gy)
+    sel = mag > max(float(np.percentile(mag, 70)), 1e-6)
+    if sel.sum() < 50:
+        return theta, theta + np.pi / 2
+    weight = np.minimum(mag[sel], np.percentile(mag[sel], 95))
+    psi = np.mod(np.arctan2(gy[sel], gx[sel]), np.pi)
+    bins = 360
+    hist = np.bincount(np.minimum((psi / np.pi * bins).astype(np.int64), bins - 1), weight, bins)
+    kernel = np.array([1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0])
+    smooth = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), kernel / kernel.sum(), mode="valid")
+
+    def peak(near: float) -> float:
+        centre = round(np.mod(near, np.pi) / np.pi * bins)
+        idx = (centre + np.arange(-20, 21)) % bins
+        i = int(idx[int(np.argmax(smooth[idx]))])
+        left, mid, right = smooth[i - 1], smooth[i], smooth[(i + 1) % bins]
+        den = left - 2 * mid + right
+        frac = 0.5 * (left - right) / den if den < 0 else 0.0
+        angle = (i + 0.5 + frac) / bins * np.pi
+        return near + (np.mod(angle - near + np.pi / 2, np.pi) - np.pi / 2)
+
+    normal_x_lines = peak(theta)  # lines of constant board x: their normal is perpendicular to the y axis
+    normal_y_lines = peak(theta + np.pi / 2)
+    return normal_y_lines - np.pi / 2, normal_x_lines + np.pi / 2
+
+
+def _canonical(lin: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, tuple[int, int]]:
+    """The linear map ``lin`` (2x2) as an affine map onto a canvas that holds the whole image."""
+    h, w = shape
+    pts = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64) @ lin.T
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    affine = np.hstack([lin, -lo[:, None]])
+    size = (int(np.ceil(hi[0] - lo[0])) + 1, int(np.ceil(hi[1] - lo[1])) + 1)
+    return affine, size
+
+
+def _lattice(
+    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, count: int, with_strength: bool = False
+) -> list[Any]:
+    """Candidate tile lattice vectors (a: along the board's rows, b: along its columns), work pixels.
+
+    The board is the one strongly periodic thing in the photo: the 2-D
+    autocorrelation of the signed gradient (gx, gy) peaks at the tile lattice
+    vectors, whatever the artwork and wherever the board lies; table texture,
+    cards and noise do not repeat and average out. The first peak in the
+    horizontal sector gives ``a``, in the vertical sector ``b`` (rotation up to
+    ±30°, perspective skews them a little apart); each is then sharpened on
+    its third multiple, three times further out, where a pixel is a third of
+    the angle.
+    """
+    rows, cols = gx.shape
+    size = (cv2.getOptimalDFTSize(rows), cv2.getOptimalDFTSize(cols))
+    power = None
+    for g in (gx, gy):
+        padded = np.zeros(size, np.float32)
+        padded[:rows, :cols] = g
+        spec = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT)
+        sq = cv2.mulSpectrums(spec, spec, 0, conjB=True)
+        power = sq if power is None else power + sq
+    full = cv2.idft(power, flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)
+    # Only lags up to three lattice vectors matter: crop around lag 0 (the map wraps around).
+    reach = int(min(3 * hi + 4, rows // 2 - 1, cols // 2 - 1))
+    lags = np.arange(-reach, reach + 1)
+    auto = full[np.ix_(lags % size[0], lags % size[1])].astype(np.float64)
+    h = w = 2 * reach + 1
+    cy = cx = reach
+    if auto[cy, cx] <= 0:
+        return []
+    auto /= auto[cy, cx]
+    yy, xx = np.mgrid[0:h, 0:w]
+    dx, dy = xx - cx, yy - cy
+    radius = np.hypot(dx, dy)
+    angle = np.degrees(np.arctan2(dy, dx))
+    ring = (radius >= lo) & (radius <= hi)
+    local_max = auto >= cv2.dilate(auto, np.ones((3, 3), np.uint8))
+    out: list[Any] = []
+
+    def harmonic(vec: np.ndarray) -> float:
+        """Mean peak height at 1, 2 and 3 times ``vec``: a half-tile echo fails at 1.5 tiles, the tile does not."""
+        total, n = 0.0, 0
+        for k in (1, 2, 3):
+            x, y = round(k * vec[0]) + cx, round(k * vec[1]) + cy
+            r = max(1, round(0.05 * k * np.hypot(*vec)))
+            if r <= x < w - r and r <= y < h - r:
+                total += float(auto[y - r : y + r + 1, x - r : x + r + 1].max())
+                n += 1
+        return total / max(n, 1) if n >= 2 else -1.0
+
+    def peaks(sector: np.ndarray) -> list[np.ndarray]:
+        sel = ring & sector & local_max & (auto > 0)
+        ys, xs = np.nonzero(sel)
+        if len(ys) == 0:
+            return []
+        order = np.argsort(-auto[ys, xs])[:8]
+        found = [_sharpen(auto, cx, cy, np.array([xs[i] - cx, ys[i] - cy], dtype=np.float64)) for i in order]
+        found.sort(key=lambda v: -harmonic(v))
+        return found
+
+    a_list = peaks((np.abs(angle) <= 40) & (dx > 0))
+    b_list = peaks((np.abs(angle - 90) <= 40) & (dy > 0))
+    for a in a_list[:count]:
+        # b: the best vertical peak of about the same length (tiles are square)
+        match = [b for b in b_list if 0.8 < np.linalg.norm(b) / np.linalg.norm(a) < 1.25]
+        if match:
+            item = (_refine_vector(auto, cx, cy, a), _refine_vector(auto, cx, cy, match[0]))
+            out.append((*item, harmonic(a) + harmonic(match[0])) if with_strength else item)
+    return out
+
+
+def _sharpen(auto: np.ndarray, cx: int, cy: int, vec: np.ndarray) -> np.ndarray:
+    """Sub-pixel peak position near integer lag ``vec`` (parabola through the 3x3 neighbourhood)."""
+    x, y = round(vec[0]) + cx, round(vec[1]) + cy
+    h, w = auto.shape
+    if not (1 <= x < w - 1 and 1 <= y < h - 1):
+        return vec
+    fx = auto[y, x - 1] - 2 * auto[y, x] + auto[y, x + 1]
+    fy = auto[y - 1, x] - 2 * auto[y, x] + auto[y + 1, x]
+    ox = 0.5 * (auto[y, x - 1] - auto[y, x + 1]) / fx if fx < 0 else 0.0
+    oy = 0.5 * (auto[y - 1, x] - auto[y + 1, x]) / fy if fy < 0 else 0.0
+    return np.array([x - cx + np.clip(ox, -0.5, 0.5), y - cy + np.clip(oy, -0.5, 0.5)])
+
+
+def _refine_vector(auto: np.ndarray, cx: int, cy: int, vec: np.ndarray) -> np.ndarray:
+    """Re-measure a lattice vector on its 3rd multiple (when inside the map): three times the precision."""
+    h, w = auto.shape
+    far = 3 * vec
+    x, y = round(far[0]) + cx, round(far[1]) + cy
+    r = max(2, round(0.06 * np.linalg.norm(far)))
+    if not (r + 1 <= x < w - r - 1 and r + 1 <= y < h - r - 1):
+        return vec
+    win = auto[y - r : y + r + 1, x - r : x + r + 1]
+    iy, ix = np.unravel_index(int(np.argmax(win)), win.shape)
+    if win[iy, ix] <= 0:
+        return vec
+    peak = _sharpen(auto, cx, cy, np.array([x - r + ix - cx, y - r + iy - cy], dtype=np.float64))
+    return peak / 3.0
+
+
+def _lattice_candidates(
+    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, cfg: LocateConfig
+) -> Iterator[tuple[np.ndarray, np.ndarray, Frame | None]]:
+    """Tile lattice hypotheses (a, b, and the canonical frame when already computed), most likely first.
+
+    Two independent estimators: the 1-D one (orientation histogram, then the
+    pitch along each axis) copes with boards whose edges dominate the
+    gradients; the 2-D autocorrelation copes with cluttered tables.
+    Hypotheses are generated lazily so a clear board stops the search early.
+    """
+    for theta in _orientations(gx, gy, cfg.max_orientations):
+        alpha, beta = _axis_angles(gx, gy, theta)
+        lin = np.linalg.inv(np.array([[np.cos(alpha), np.cos(beta)], [np.sin(alpha), np.sin(beta)]]))
+        affine, size = _canonical(lin, gx.shape)
+        gu = cv2.warpAffine(np.cos(alpha) * gx + np.sin(alpha) * gy, affine, size, flags=cv2.INTER_LINEAR)
+        gv = cv2.warpAffine(np.cos(beta) * gx + np.sin(beta) * gy, affine, size, flags=cv2.INTER_LINEAR)
+        for pitch in _pitches(gu, gv, lo, hi, cfg.max_pitches):
+            a_vec = pitch * np.array([np.cos(alpha), np.sin(alpha)])
+            b_vec = pitch * np.array([np.cos(beta), np.sin(beta)])
+            # pitch * inv([a b]) is this frame's map: the grid search can reuse the warped gradients.
+            yield a_vec, b_vec, (affine, gu, gv)
+    for a_vec, b_vec in _lattice(gx, gy, lo, hi, cfg.max_pitches):
+        yield a_vec, b_vec, None
+
+
+def lattice_frame(
+    gx: np.ndarray, gy: np.ndarray, a_vec: np.ndarray, b_vec: np.ndarray, shape: tuple[int, int]
+) -> Frame:
+    """Canonical frame of a lattice (its vectors become (pitch, 0), (0, pitch)) and the gradients warped into it."""
+    pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
+    lin = pitch * np.linalg.inv(np.column_stack([a_vec, b_vec]))
+    affine, size = _canonical(lin, shape)
+    ua, ub = a_vec / np.linalg.norm(a_vec), b_vec / np.linalg.norm(b_vec)
+    gu = cv2.warpAffine(ua[0] * gx + ua[1] * gy, affine, size, flags=cv2.INTER_LINEAR)
+    gv = cv2.warpAffine(ub[0] * gx + ub[1] * gy, affine, size, flags=cv2.INTER_LINEAR)
+    return affine, gu, gv
+
+
+def _same_lattice(a1: np.ndarray, b1: np.ndarray, a2: np.ndarray, b2: np.ndarray) -> bool:
+    scale = 0.5 * (np.linalg.norm(a1) + np.linalg.norm(b1))
+    return bool(np.linalg.norm(a1 - a2) < 0.03 * scale and np.linalg.norm(b1 - b2) < 0.03 * scale)
+
+
+def _with_local(
+    gx: np.ndarray,
+    gy: np.ndarray,
+    a_vec: np.ndarray,
+    b_vec: np.ndarray,
+    frame: Frame | None,
+    shape: tuple[int, int],
+) -> Iterator[tuple[np.ndarray, np.ndarray, Frame | None]]:
+    """A global lattice hypothesis re-measured where it repeats best, then the hypothesis itself.
+
+    A small board on a patterned table (checks, dots) shares the photo's
+    autocorrelation with the table, which can pull the global lattice a tenth
+    or more off the tiles'. Around the window where the hypothesis' pitch
+    repeats most (the board, if it is the board's pitch) the local
+    autocorrelation sees only the tiles.
+    """
+    pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
+    if frame is None:
+        frame = lattice_frame(gx, gy, a_vec, b_vec, shape)
+    affine, gu, gv = frame
+    centre = periodic_centre(gu, gv, pitch)
+    if centre is not None:
+        inv = cv2.invertAffineTransform(affine)
+        cx, cy = inv[:, :2] @ centre + inv[:, 2]
+        reach = 5.0 * pitch
+        h, w = shape
+        x0, x1 = max(0, round(cx - reach)), min(w, round(cx + reach))
+        y0, y1 = max(0, round(cy - reach)), min(h, round(cy + reach))
+        if x1 - x0 > 3 * pitch and y1 - y0 > 3 * pitch:
+            window = np.outer(np.hanning(y1 - y0), np.hanning(x1 - x0)).astype(np.float32)
+            local = _lattice(gx[y0:y1, x0:x1] * window, gy[y0:y1, x0:x1] * window, 0.75 * pitch, 1.35 * pitch, 1)
+            for a_loc, b_loc in local:
+                if not _same_lattice(a_loc, b_loc, a_vec, b_vec):
+                    yield a_loc, b_loc, None
+    yield a_vec, b_vec, frame
+
+
+def window_lattices(
+    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float
+) -> Iterator[tuple[np.ndarray, np.ndarray, Frame]]:
+    """Last resort: lattices measured in overlapping windows of the photo, strongest first.
+
+    When the whole photo's autocorrelation belongs to a patterned table, a
+    window that the board fills shows the tiles' lattice. Each hypothesis
+    comes with its frame built from the window's gradients only, so its
+    periodic centre (and so its grid) stays inside that window.
+    """
+    h, w = gx.shape
+    side = int(0.6 * min(h, w))
+    if side < 4 * lo:
+        return
+    found = []
+    for y0 in range(0, max(h - side, 0) + 1, max(side // 2, 1)):
+        for x0 in range(0, max(w - side, 0) + 1, max(side // 2, 1)):
+            taper = np.outer(np.hanning(side), np.hanning(side)).astype(np.float32)
+            wx = gx[y0 : y0 + side, x0 : x0 + side] * taper
+            wy = gy[y0 : y0 + side, x0 : x0 + side] * taper
+            for a_vec, b_vec, strength in _lattice(wx, wy, lo, min(hi, side / 4.0), 1, with_strength=True):
+                found.append((strength, a_vec, b_vec, (x0, y0, taper)))
+    found.sort(key=lambda item: -item[0])
+    for _, a_vec, b_vec, (x0, y0, taper) in found:
+        mask_x, mask_y = np.zeros_like(gx), np.zeros_like(gy)
+        mask_x[y0 : y0 + side, x0 : x0 + side] = gx[y0 : y0 + side, x0 : x0 + side] * taper
+        mask_y[y0 : y0 + side, x0 : x0 + side] = gy[y0 : y0 + side, x0 : x0 + side] * taper
+        yield a_vec, b_vec, lattice_frame(mask_x, mask_y, a_vec, b_vec, (h, w))
+
+
+def periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
+    """Centre (x, y, rotated frame) of the 7x7-tile window where the gradients repeat at ``pitch``."""
+    h, w = gu.shape
+    p = round(pitch)
+    if 7 * pitch > 1.05 * max(h, w) or p < 4 or 2 * p >= min(h, w):
+        return None
+    periodic = np.zeros_like(gu)
+    periodic[:, p:-p] = gu[:, p:-p] * (gu[:, 2 * p :] + gu[:, : -2 * p])
+    periodic[p:-p, :] += gv[p:-p, :] * (gv[2 * p :, :] + gv[: -2 * p, :])
+    # The window sum at half resolution: the centre is only needed to a fraction of a tile.
+    small = cv2.resize(periodic[: h // 2 * 2, : w // 2 * 2], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    win = max(round(3.5 * pitch), 3)
+    summed = cv2.boxFilter(small, -1, (win, win), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    cy, cx = np.unravel_index(int(np.argmax(summed)), summed.shape)
+    return np.array([2 * cx + 0.5, 2 * cy + 0.5], dtype=np.float64)
+
+
+def lattice_hypotheses(
+    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, cfg: LocateConfig
+) -> Iterator[tuple[np.ndarray, np.ndarray, Frame | None]]:
+    """All hypotheses, most likely first: global ones re-measured locally, then window ones (lazily)."""
+    tried: list[tuple[np.ndarray, np.ndarray]] = []
+    shape = (gx.shape[0], gx.shape[1])
+
+    def fresh(a_vec: np.ndarray, b_vec: np.ndarray) -> bool:
+        if any(_same_lattice(a_vec, b_vec, a, b) for a, b in tried):
+            return False
+        tried.append((a_vec, b_vec))
+        return True
+
+    for a_glob, b_glob, frame_glob in _lattice_candidates(gx, gy, lo, hi, cfg):
+        for a_vec, b_vec, fr in _with_local(gx, gy, a_glob, b_glob, frame_glob, shape):
+            if fresh(a_vec, b_vec):
+                yield a_vec, b_vec, fr
+    # Window lattices carry their own (window-masked) frames: never dropped as duplicates.
+    yield from window_lattices(gx, gy, lo, hi)
