@@ -506,7 +506,7 @@ def covered_squares(detections: Iterable[PawnDetection], rect: Rectified) -> set
     return covered
 
 
-def erase(rect: Rectified, detections: Sequence[PawnDetection], grow: float = 0.1) -> Rectified:
+def erase(rect: Rectified, detections: Sequence[PawnDetection], grow: float = 0.0) -> Rectified:
     """A copy of ``rect`` with the pawns painted out (inpainted from the board around them).
 
     A pawn standing on a tile hides part of its openings; the tile reader then sees
