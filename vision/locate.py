@@ -150,7 +150,7 @@ def find_board(image: np.ndarray, config: LocateConfig | None = None) -> np.ndar
     if min(h, w) < 64:
         raise BoardNotFoundError(f"image too small ({w}x{h})")
     # An integer reduction factor keeps INTER_AREA fast (a plain block average).
-    factor = max(1, round(max(h, w) / cfg.work_px))
+    factor = max(1, int(max(h, w) / cfg.work_px + 0.5))  # nearest, halves up (1280 px -> 3)
     crop = bgr[: h - h % factor, : w - w % factor]
     work = cv2.resize(crop, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
     scale = 1.0 / factor
