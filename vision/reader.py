@@ -2,14 +2,14 @@
 
 Stages, each in its own module (pure functions of config + image)::
 
-    normalise frame -> frame checks (dark / blank / blurred)      vision.occlusion
+    normalise frame -> frame checks (blank / too dark)            vision.occlusion
     -> find_board (corners)                                       vision.locate
-    -> rectify (top-down view)                                    vision.rectify
+    -> rectify (top-down view), day or night, blur check          vision.rectify, vision.occlusion
     -> tiles, first read (tells the pawn finder where walls are)  vision.tiles
     -> pawns                                                      vision.pawns
-    -> hand / object over the board (pawn squares ignored)        vision.occlusion
-    -> tiles again with the pawns painted out + grid quality      vision.tiles
-    -> tile-level consistency (fixed tiles, low confidence)       vision.occlusion
+    -> tiles again with the pawns painted out + grid quality      vision.pawns.erase, vision.tiles
+    -> occlusion signals (frame band, tile-corner lattice, grid
+       quality, unclear tiles, fixed tiles) and the decision      vision.occlusion
     -> treasure pictures + descriptors                            vision.treasures
 
 :meth:`BoardReader.read` never raises on a frame. Expected failures are named
@@ -138,6 +138,8 @@ class BoardReader:
         def unreadable(reason: str) -> None:
             reading.observation = Observation.unreadable(reason, frame_corners, lighting)
 
+        if occ.sharpness(rect) < cfg.occlusion.blur_ratio:
+            return unreadable("frame too blurred to read")
         centre = rect.to_rect([(image.shape[1] / 2.0, image.shape[0] / 2.0)])[0]
         first = read_tiles(rect, cfg.tiles)
         detections = pawn_mod.find_pawns(
@@ -145,8 +147,6 @@ class BoardReader:
         )
         reading.pawns = detections
         exclude = pawn_mod.covered_squares(detections, rect)
-        if occ.sharpness(rect) < cfg.occlusion.blur_ratio:
-            return unreadable("frame too blurred to read")
         # Read the openings again with the pawns painted out (better than down-weighting their squares).
         erased = pawn_mod.erase(rect, detections)
         tiles = read_tiles(erased, cfg.tiles) if detections else first
