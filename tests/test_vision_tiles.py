@@ -11,7 +11,7 @@ import pytest
 from companion.board import FIXED_TILES, SIZE, Tile
 from vision.rectify import Rectified, rectify, rectify_homography
 from vision.render import random_scene
-from vision.tiles import TilesConfig, decode, grid_quality, read_tiles
+from vision.tiles import GOOD_GRID_QUALITY, TilesConfig, decode, grid_quality, read_tiles
 
 
 @cache
@@ -145,8 +145,8 @@ def test_grid_quality_separates_right_and_wrong_geometry() -> None:
     pitch = np.linalg.norm(corners[1] - corners[0]) / 7
     half = grid_quality(rectify(image, corners + np.array([0.5, 0.5]) * pitch))
     one = grid_quality(rectify(image, corners + np.array([1.0, 0.0]) * pitch))
-    assert good > 0.95
-    assert half < 0.8
+    assert good > GOOD_GRID_QUALITY
+    assert half < 0.8 < GOOD_GRID_QUALITY
     assert one < 0.8
 
 
