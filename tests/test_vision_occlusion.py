@@ -110,3 +110,13 @@ def test_decide_rules() -> None:
     assert decide(Signals(9, 9, 0.9, 3), "night", cfg) is None  # the frame band is not used in the dark
     assert decide(Signals(0, 0, cfg.night_min_quality - 0.01, 0), "night", cfg)
     assert "fixed tiles" in (decide(Signals(0, 0, 0.99, 0, ((0, 0), (2, 2))), "day", cfg) or "")
+
+
+def test_blurred_frame_is_unreadable() -> None:
+    import cv2
+
+    photo = _photo(41, "classic", False)
+    blurred = cv2.GaussianBlur(photo, (0, 0), 16)  # a badly defocused camera
+    obs = BoardReader().read(blurred)
+    assert obs.occluded and obs.reason
+    assert not BoardReader().read(cv2.GaussianBlur(photo, (0, 0), 1.5)).occluded  # a soft lens is fine
