@@ -6,11 +6,14 @@ treasure pictures are colourful, start squares carry coloured rings, the
 companion's LEDs tint whole squares — so colour alone is not enough:
 
 1. **Candidates.** Pixels of a pawn hue (clearly saturated and lit) inside the
-   tile area, minus *the board's own walls*: where the tiles' openings (read
-   first) say there is wall, pixels that look like this frame's wall colour (a
-   Gaussian in Lab learned from those very wall zones) are dropped. A green pawn
-   on a green hedge then no longer merges with the hedge, yet keeps its
-   highlights, its shaded side, and everything standing over the corridor.
+   tile area, minus *the board's own artwork*: pixels that look like this frame's
+   corridor (a Gaussian learned on the corridor arms the read openings point to)
+   are dropped anywhere, and pixels that look like its walls (learned where the
+   openings say "wall") everywhere but the corridor's core. Colours are compared
+   in shade-invariant chromaticity (:func:`vision.occlusion.shade_invariant`), so
+   a shadow or a light pool on the artwork is still artwork. A green pawn on a
+   green hedge then no longer merges with the hedge, yet keeps its highlights,
+   its shaded side, and everything standing over the corridor.
 2. **Evidence.** Each connected blob is described by edition-free facts of a
    raised, lit solid: its size and compactness (a pawn's foot is ~0.4 tile
    across), saturation, *internal shading* (a flat printed picture is evenly
@@ -18,8 +21,8 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    anti-aliased rim), a specular glint, a one-sided shadow around it, and its
    elongation away from the camera.
 3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`,
-   fitted on ~360 rendered boards of four artwork looks; leave-one-look-out, 98 % of
-   the per-colour present/absent/square decisions were right) gives a confidence.
+   fitted on ~360 rendered boards of four artwork looks; leave-one-look-out, 98.3 %
+   of the per-colour present/absent/square decisions were right) gives a confidence.
    Features that describe one renderer's artwork rather than a pawn (how large a
    blob may be, its offset from the tile centre, its surroundings' brightness) get
    no weight: only "too small", colour, shading, glint, solidity, shadow and lean.
@@ -54,6 +57,7 @@ import numpy as np
 
 from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
+from vision.occlusion import shade_invariant
 from vision.rectify import Rectified
 
 #: Uncalibrated OpenCV hue ranges (0..180) per colour; red wraps around 0. Yellow reaches
@@ -73,7 +77,7 @@ FEATURES: tuple[str, ...] = (
 
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
 PAWN_WEIGHTS: tuple[float, ...] = (
-    -1.539, 9.02, 0, -10.45, 0, 20.17, -2.405, 12.14, -23.18, 15.23, 1.663, 0, 29.81, 1.606, 1.946, 0, -35.29,
+    -3.347, 10.99, 0, -7.316, 0, 17.77, -3.404, 13.77, -23.92, 10.04, 1.876, 0, 19.2, 0.903, 2.318, 0, -23.58,
 )  # fmt: skip
 
 
@@ -93,10 +97,11 @@ class PawnConfig:
     ``corridor_core``: distance within which the tile is corridor whatever the edition
     (corridors are at least ~0.28 tile wide); pawn-coloured pixels there are kept even
     when they look like the walls, everywhere else wall-like pixels are dropped.
-    ``wall_distance2``: squared Mahalanobis distance to the wall colour under which a
-    wall-zone pixel is wall.
+    ``wall_distance2``: squared Mahalanobis distance to the wall (or corridor) colour
+    under which a pixel is artwork; ``shade_invariant_artwork``/``artwork_lightness_weight``:
+    compare in chromaticity plus a little lightness (else in Lab).
     ``min_confidence``/``night_min_confidence``: report thresholds by lighting (by day the
-    threshold that made the fewest leave-one-look-out mistakes, 0.27-0.38, on the fit).
+    threshold that made the fewest leave-one-look-out mistakes on the fit).
     ``weights``: the logistic model (see module doc).
     """
 
@@ -109,7 +114,9 @@ class PawnConfig:
     wall_zone: float = 0.27
     corridor_core: float = 0.12
     wall_distance2: float = 6.0
-    min_confidence: float = 0.3
+    min_confidence: float = 0.5
+    shade_invariant_artwork: bool = True
+    artwork_lightness_weight: float = 0.2
     night_min_confidence: float = 0.9
     calibrated_hue_tolerance: int = 12
     weights: tuple[float, ...] = PAWN_WEIGHTS
@@ -327,7 +334,10 @@ def _drop_artwork(
     ys, xs = np.nonzero(coloured)
     if len(ys) == 0:
         return masks
-    lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab)
+    if cfg.shade_invariant_artwork:
+        lab = shade_invariant(rect.image, cfg.artwork_lightness_weight)
+    else:
+        lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab)
     values = lab[ys, xs].astype(np.float64)
     artwork = np.zeros(len(ys), dtype=bool)
     for zone, where in ((wall, ~corridor[ys, xs]), (arms, np.ones(len(ys), dtype=bool))):
