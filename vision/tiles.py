@@ -10,9 +10,12 @@ Labyrinth board:
 
 Each sampled region is described by its mean Lab colour and its texture (the
 standard deviation of L), *minus the same description of the tile's own
-corners*. That subtraction removes what a whole tile shares: uneven light,
-colour casts, the companion's LED spill on that square, the glow-in-the-dark
-tint at night. A linear discriminant fitted on the 64 known edges then scores
+corners*, twice: against the middle two of all four corners (robust to one
+corner hidden by a pawn or a picture's rim) and against the two corners at
+that side's ends (nearer, so a shadow band, a glare spot or a lamp's fall-off
+across the tile cancels better). That subtraction removes what a whole tile
+shares: uneven light, colour casts, the companion's LED spill on that square,
+the glow-in-the-dark tint at night. A linear discriminant fitted on the 64 known edges then scores
 every tile's four edge regions; the class-conditional spread on the known
 edges turns a score into an open probability, so at night (noisy, faint) the
 probabilities come out softer on their own. Because the model is learned, the
@@ -20,9 +23,14 @@ probabilities come out softer on their own. Because the model is learned, the
 simply flips.
 
 Edge regions sit between the tile's centre and its border, not at the centre,
-so treasure pictures (at the centre) do not look like corridor or wall. Pawns
-stand on tiles and hide them: squares in ``exclude`` do not teach the model and
-their probabilities are pulled toward 0.5.
+so treasure pictures (at the centre) do not look like corridor or wall. Large
+pictures and pawns still reach into them, so every side is read in two bands,
+the usual one and a narrow one hugging the tile border, each with its own
+model learned on the fixed tiles; the usual band's vote counts as far as it
+looks typical of corridor or wall (its Mahalanobis distance to the nearer
+class), the border band's for the rest: a band covered by a picture, a pawn
+or paint-out looks like neither and gives way to the other. Pawn squares (``exclude``) do not teach the models, their
+usual band counts little, and their probabilities are pulled toward 0.5.
 
 Each tile is decoded to the most likely *valid* shape (2 or 3 openings: a
 straight, a corner or a T), with the posterior of that shape as confidence.
@@ -32,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from statistics import NormalDist
 
 import cv2
 import numpy as np
@@ -72,8 +81,14 @@ class TilesConfig:
     * ``prob_floor``: no side is ever certain; keeps one misread from dominating a
       candidate board's score.
     * ``exclude_weight``: how much of an excluded (pawn-covered) tile's evidence is kept.
-    * ``pawn_edge_lo..pawn_edge_hi``: the band read on excluded (pawn) squares,
-      hugging the tile border, where a pawn standing on the centre rarely reaches.
+    * ``pawn_edge_lo..pawn_edge_hi``: the second band read on every side, hugging
+      the tile border, where a pawn standing on the centre or a large picture
+      rarely reaches.
+    * ``typical_quantile``: a band's distance to the nearer class (squared
+      Mahalanobis) is judged against this chi-square quantile of the feature
+      dimension; a band that far out counts half (the weight falls as the
+      square of the ratio).
+    * ``hidden_weight``: the usual band's share on an excluded (pawn) square.
     * ``fixed_prior``: log-odds in favour of a fixed square's known shape when
       decoding (a pawn on a start corner must not turn it into a T; two sides
       clearly contradicting it still win, which grid_quality then flags).
@@ -90,6 +105,8 @@ class TilesConfig:
     exclude_weight: float = 0.9
     pawn_edge_lo: float = 0.03
     pawn_edge_hi: float = 0.11
+    typical_quantile: float = 0.99
+    hidden_weight: float = 0.1
     fixed_prior: float = 6.0
     spread_inflation: float = 1.3
     ridge: float = 1.0
@@ -153,9 +170,11 @@ def lab_view(rect: Rectified) -> np.ndarray:
 
 
 def edge_features(rect: Rectified, config: TilesConfig | None = None, lab: np.ndarray | None = None) -> np.ndarray:
-    """Per tile and side, the edge region's description minus the tile's corners': shape (7, 7, 4, 4).
+    """Per tile and side, the edge region's description minus the tile's corners': shape (7, 7, 4, 8).
 
-    Features: L, a, b means and the standard deviation of L (texture).
+    Features: L, a, b means and the standard deviation of L (texture), first
+    relative to the middle two of the tile's four corners, then relative to the
+    two corners at that side's ends.
     ``lab``: the view already converted by :func:`lab_view`, when the caller has it.
     """
     cfg = config or DEFAULT_CONFIG
@@ -185,7 +204,10 @@ def edge_features(rect: Rectified, config: TilesConfig | None = None, lab: np.nd
     corners = describe(corner_stats)
     # The middle two of the four corners: one corner may be hidden by a pawn or a picture's rim.
     wall = np.sort(corners, axis=2)[:, :, 1:3].mean(axis=2)
-    return describe(edge_stats) - wall[:, :, None, :]
+    # The corners at each side's ends (N: TL+TR, E: TR+BR, S: BR+BL, W: BL+TL): light as it falls there.
+    ends = 0.5 * (corners + np.roll(corners, -1, axis=2))
+    edges = describe(edge_stats)
+    return np.concatenate([edges - wall[:, :, None, :], edges - ends], axis=-1)
 
 
 @dataclass(frozen=True)
@@ -268,22 +290,68 @@ def _excluded_grid(exclude: Iterable[Square] | None) -> np.ndarray:
     return grid
 
 
+def _chi2_quantile(p: float, dof: int) -> float:
+    """Chi-square quantile (Wilson-Hilferty: within ~1 % for the few degrees of freedom used here)."""
+    z = NormalDist().inv_cdf(p)
+    c = 2.0 / (9.0 * dof)
+    return dof * (1.0 - c + z * np.sqrt(c)) ** 3
+
+
+@dataclass(frozen=True)
+class _Band:
+    """One band's model, the open/closed log-odds of every side and how typical each side looks (0..1)."""
+
+    model: TileModel
+    logit: np.ndarray
+    weight: np.ndarray
+
+
+def _read_band(features: np.ndarray, excluded: np.ndarray, cfg: TilesConfig) -> _Band:
+    """Learn a band's model on the fixed tiles and weigh each side by its distance to the nearer class."""
+    model = learn(features, excluded, cfg)
+    train, labels = _fixed_training(features, excluded)
+    pos, neg = train[labels], train[~labels]
+    centred = np.concatenate([pos - pos.mean(axis=0), neg - neg.mean(axis=0)])
+    dim = features.shape[-1]
+    cov = centred.T @ centred / max(len(train) - 2, 1)
+    cov += np.eye(dim) * (cfg.ridge * np.trace(cov) / dim * 0.05 + 1e-6)
+    icov = np.linalg.inv(cov)
+    dist = np.full(features.shape[:-1], np.inf)
+    for mean in (pos.mean(axis=0), neg.mean(axis=0)):
+        d = features - mean
+        dist = np.minimum(dist, np.einsum("...i,ij,...j->...", d, icov, d))
+    limit = _chi2_quantile(cfg.typical_quantile, dim)
+    weight = 1.0 / (1.0 + (dist / limit) ** 2)
+    mid = 0.5 * (model.mean_open + model.mean_closed)
+    logit = (model.mean_open - model.mean_closed) / model.spread**2 * (features @ model.weights - mid)
+    return _Band(model, logit, weight)
+
+
 def edge_probabilities(
     rect: Rectified, config: TilesConfig | None = None, exclude: Iterable[Square] | None = None
 ) -> tuple[np.ndarray, TileModel]:
-    """Open probability of every side of every tile, shape (7, 7, 4) (N, E, S, W), and the learned model."""
+    """Open probability of every side of every tile, shape (7, 7, 4) (N, E, S, W), and the usual band's model.
+
+    Each side's log-odds is a typicality-weighted mean of its two bands': the
+    usual one as far as it looks like corridor or wall, the border-hugging one
+    (noisier: seams, neighbours' shadows) for the rest; when neither does
+    (a picture or a pawn over both) the answer is softened toward 0.5.
+    """
     cfg = config or DEFAULT_CONFIG
     excluded = _excluded_grid(exclude)
-    feats = edge_features(rect, cfg)
-    model = learn(feats, excluded, cfg)
-    prob = model.probabilities(feats, cfg.prob_floor)
+    usual = _read_band(edge_features(rect, cfg), excluded, cfg)
+    outer = _read_band(edge_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi)),
+                       excluded, cfg)  # fmt: skip
+    # A pawn stands on the centre and leans out over the inner part of the sides: there the border band decides.
+    w_usual = np.where(excluded[:, :, None], usual.weight * cfg.hidden_weight, usual.weight)
+    w_outer = outer.weight * (1.0 - w_usual)  # a fallback: the narrow band sees seams and shadows too
+    logit = (w_usual * usual.logit + w_outer * outer.logit) / np.maximum(w_usual + w_outer, 1e-9)
+    logit *= np.minimum(1.0, 2.0 * np.maximum(w_usual, w_outer))  # neither band typical: less sure
+    prob = 1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50)))
+    prob = np.clip(prob, cfg.prob_floor, 1.0 - cfg.prob_floor)
     if excluded.any():
-        # A pawn stands on the centre and leans out over the inner part of the
-        # sides: read its square from a band hugging the tile border instead.
-        outer = edge_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi))
-        w = cfg.exclude_weight
-        prob[excluded] = 0.5 + (model.probabilities(outer[excluded], cfg.prob_floor) - 0.5) * w
-    return prob, model
+        prob[excluded] = 0.5 + (prob[excluded] - 0.5) * cfg.exclude_weight
+    return prob, usual.model
 
 
 def decode(prob: np.ndarray, log_prior: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
