@@ -74,6 +74,20 @@ def test_night_corners_close_enough_to_read(seed: int, look: str) -> None:
     assert tiles_right(image, corners, label) >= 47
 
 
+def test_strongly_receding_board() -> None:
+    # Seen from a low side (the far edge ~70 % as long as the near one), the tile pitch changes too much
+    # across the board for one lattice: the grid search must let it recede.
+    image, label = scene(41, "classic")
+    h, w = image.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    hom = cv2.getPerspectiveTransform(src, np.float32([[0.22 * w, 0.1 * h], [0.78 * w, 0.1 * h], [w, h], [0, h]]))
+    warped = cv2.warpPerspective(image, hom, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    truth = cv2.perspectiveTransform(np.float32(label["corners"])[None], hom)[0]
+    assert (truth[1, 0] - truth[0, 0]) / (truth[2, 0] - truth[3, 0]) < 0.72
+    corners = find_board(warped)
+    assert float(np.linalg.norm(corners - truth, axis=1).max()) < few_pixels((w, h))
+
+
 def test_row_zero_is_the_edge_nearest_the_image_top() -> None:
     # Turned upside down, the photo shows the board turned by 180°: same corner order on screen,
     # and the tiles read are the original ones rotated.

@@ -155,6 +155,43 @@ def _search_grid(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch: f
     return float(sc[i]), quads[i]
 
 
+def _keystone_quads(inv: np.ndarray, mids: np.ndarray, pitch: float, gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """Work-image quads of 7x7 grids centred at ``mids`` (canonical frame) whose tiles shrink along (gx, gy).
+
+    Board point (u, v) tiles from the centre lands at ``mid + pitch (u, v) / (1 + gx u + gy v)``:
+    a homography that keeps the lattice's pitch and axes at the board's centre while one side
+    recedes, as a tilted camera sees it.
+    """
+    u = BOARD_CORNERS - 3.5
+    w = 1.0 + gx[:, None] * u[None, :, 0] + gy[:, None] * u[None, :, 1]
+    pts = mids[:, None, :] + pitch * u[None] / w[..., None]
+    return pts @ inv[:, :2].T + inv[:, 2]
+
+
+def _keystone_search(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch: float) -> tuple[float, np.ndarray]:
+    """Place the grid of a strongly tilted board: phase and perspective together, then the window.
+
+    A 15° tilt under a wide lens changes the tile pitch by a fifth or more
+    across the board. The lattice then measures the mean pitch, which fits
+    only the board's middle, and the fixed tiles' search on it misses. Here
+    the fixed tiles judge grids that recede along either axis (pitch ratios
+    across the board from 0.7 to 1.4) at every phase; the best few are then
+    moved by whole tiles to the window the fixed tiles prefer.
+    """
+    steps = np.arange(-1.0, 0.99, 0.2)
+    slopes = np.linspace(-0.05, 0.05, 7)
+    fx, fy, gx, gy = (a.ravel() for a in np.meshgrid(steps, steps, slopes, slopes))
+    mids = centre + np.stack([fx, fy], axis=1) * pitch
+    quads = _keystone_quads(inv, mids, pitch, gx, gy)
+    sc = _separation(blur, quads)
+    top = quads[np.argsort(-sc)[:3]]
+    k = np.arange(-2.0, 2.01)
+    cands = _shifted(top, np.array([(dx, dy) for dy in k for dx in k]))
+    sc = _separation(blur, cands)
+    i = int(np.argmax(sc))
+    return float(sc[i]), cands[i]
+
+
 def _place(
     lab: np.ndarray, blurs: dict[int, np.ndarray], inv: np.ndarray, centre: np.ndarray, pitch: float, clear: float
 ) -> tuple[float, np.ndarray]:
@@ -163,7 +200,8 @@ def _place(
     First the fixed tiles' own search on the lattice (phase, window, pitches):
     enough when the board is seen nearly square-on. Strong perspective bends a
     real board away from any one lattice and that search's narrow basin misses
-    it; then the grid is found with the wide-basin centre/crossing score
+    it; then the same search over receding grids (:func:`_keystone_search`),
+    and failing that the grid is found with the wide-basin centre/crossing score
     (phase, window, then a full homography) and judged by the fixed tiles,
     which also settle what that score cannot: the half-tile (centres vs
     crossings) and one-tile (which window) ambiguities.
@@ -173,6 +211,12 @@ def _place(
     direct, direct_quad = _search_grid(blur, inv, centre, pitch)
     if direct > clear:
         return direct, direct_quad
+    # A strong tilt bends the board away from the lattice: search grids that recede.
+    tilted, tilted_quad = _keystone_search(blur, inv, centre, pitch)
+    if tilted > clear:
+        return tilted, tilted_quad
+    if tilted > direct:
+        direct, direct_quad = tilted, tilted_quad
     wide = _wide(lab, pitch, blurs)
     steps = np.arange(0.0, 0.99, 0.1)
     fx, fy = (a.ravel() for a in np.meshgrid(steps, steps))
