@@ -72,6 +72,8 @@ class LocateConfig:
       most passes of the corridor-centre refinement (it stops once the corners
       move less than half a percent of a tile).
     * ``clear_separation``: a coarse hypothesis this good ends the search early.
+    * ``polish_candidates``: how many of the best coarse placements are polished
+      when the best one stays below ``clear_separation`` after its polish.
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best seen (then the arms misled it).
@@ -90,6 +92,7 @@ class LocateConfig:
     refine_iterations: int = 6
     min_separation: float = 2.5
     clear_separation: float = 2.2
+    polish_candidates: int = 12
     refine_keep: float = 0.6
     fit_distortion: bool = True
 
