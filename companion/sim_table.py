@@ -16,8 +16,8 @@ service uses and only the hardware simulated:
   terminal and saved as a picture.
 
 It reports what vision and the LEDs did; it never changes the game (the
-bots' events are the truth). Imports of vision and hardware happen here, in a
-composition root, never in the rules engine.
+bots' events are the truth). Like the command line, this is a composition
+root: the only place in ``companion`` that picks concrete hardware and vision.
 """
 
 from __future__ import annotations
@@ -33,6 +33,11 @@ from companion.game import GameState
 from companion.guidance import Guidance
 from companion.observation import Observation
 from companion.rules import Phase
+from hardware.layout import DEFAULT_LAYOUT, load_layout
+from hardware.leds import SimStrip
+from hardware.painter import Painter
+from hardware.sim_camera import SimCamera, SimPosition
+from vision.reader import BoardReader
 
 
 @dataclass(frozen=True)
@@ -88,16 +93,9 @@ class SimTable:
         size: tuple[int, int] = (1024, 768),
         show_leds: bool = True,
     ) -> None:
-        from hardware.layout import DEFAULT_LAYOUT, load_layout
-        from hardware.leds import SimStrip
-        from hardware.painter import Painter
-        from hardware.sim_camera import SimCamera, SimPosition
-        from vision.reader import BoardReader
-
         self._lines: list[str] = []
         self._state_dir = state_dir
         self._show_leds = show_leds
-        self._position_type = SimPosition
         self._current: SimPosition | None = None
         self.camera = SimCamera(self._positions(), seed=seed, size=size, frames_per_board=1, hands=False)
         self.reader = BoardReader()
@@ -108,8 +106,10 @@ class SimTable:
         self._pushes = 0
         self.stats = {"photos": 0, "pushes_confirmed": 0, "pushes": 0, "pawns_seen": 0, "moves": 0}
 
-    def _positions(self) -> Iterator[object]:
+    def _positions(self) -> Iterator[SimPosition]:
+        """What the camera sees: always the table as it is now (set just before each capture)."""
         while True:
+            assert self._current is not None, "the table is photographed only after a push or a move"
             yield self._current
 
     # ---- hooks called by the simulated game
@@ -145,7 +145,7 @@ class SimTable:
         """Photograph the board after the move and look for the pawn that moved."""
         observation = self._photograph(state, "move")
         self.stats["moves"] += 1
-        where = state.board.pawns.get(player)
+        where = state.board.pawn(player)
         if not observation.readable:
             self._say(f"# vision: photo after the move not read ({observation.reason})")
             return
@@ -154,9 +154,9 @@ class SimTable:
             self.stats["pawns_seen"] += 1
             self._say(f"# vision: {player} pawn seen on {list(where)}")
         elif seen is None:
-            self._say(f"# vision: {player} pawn not seen (it is on {list(where) if where else '-'})")
+            self._say(f"# vision: {player} pawn not seen (it is on {list(where)})")
         else:
-            self._say(f"# vision: {player} pawn seen on {list(seen)}, but it is on {list(where) if where else '-'}")
+            self._say(f"# vision: {player} pawn seen on {list(seen)}, but it is on {list(where)}")
 
     def drain(self) -> list[str]:
         """The lines said since the last call."""
@@ -182,7 +182,7 @@ class SimTable:
 
     def _photograph(self, state: GameState, event: str) -> Observation:
         treasures = {divmod(i, 7): name for i in range(49) if (name := state.treasure_at(divmod(i, 7)))}
-        self._current = self._position_type(state.board, treasures, event)
+        self._current = SimPosition(state.board, treasures, event)
         self.camera.set_mode("night" if state.phase is Phase.NIGHT else "day")
         frame = self.camera.capture()
         self.stats["photos"] += 1
