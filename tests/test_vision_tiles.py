@@ -176,23 +176,24 @@ def test_greyscale_and_small_views_still_read() -> None:
     assert len(wrong(read_tiles(rect, TilesConfig(), exclude=pawn_squares(label)), label)) <= 2
 
 
-def test_grid_quality_is_the_leave_one_tile_out_agreement() -> None:
+def test_grid_quality_folds_are_the_leave_one_tile_out_models() -> None:
     # The closed-form folds give exactly what fitting 16 models one by one gives.
-    from vision.tiles import _FIXED_EDGES, _FIXED_OPEN, DEFAULT_CONFIG, edge_features, fit_model
+    from vision.tiles import _FIXED_EDGES, _FIXED_OPEN, DEFAULT_CONFIG, _held_out, edge_features, fit_model
 
     image, label = scene(16, "glow")
     corners = np.array(label["corners"])
     for offset in (0.0, 0.3):
         rect = rectify(image, corners + offset * np.linalg.norm(corners[1] - corners[0]) / 7)
-        feats = edge_features(rect)
-        known = feats[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]
-        agree = []
+        known = edge_features(rect)[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]
+        logits, _ = _held_out(known, DEFAULT_CONFIG)
+        expected = []
         for tile in range(16):
             held = np.arange(64) // 4 == tile
             model = fit_model(known[~held], _FIXED_OPEN[~held])
-            prob = model.probabilities(known[held], DEFAULT_CONFIG.prob_floor)
-            agree.extend(np.where(_FIXED_OPEN[held], prob, 1 - prob))
-        assert grid_quality(rect) == pytest.approx(float(np.mean(agree)), abs=1e-9)
+            mid = 0.5 * (model.mean_open + model.mean_closed)
+            gain = (model.mean_open - model.mean_closed) / model.spread**2
+            expected.extend(gain * (known[held] @ model.weights - mid))
+        np.testing.assert_allclose(logits, expected, rtol=1e-6, atol=1e-6)
 
 
 def _with(rect: Rectified, image: np.ndarray) -> Rectified:
@@ -212,3 +213,15 @@ def test_large_pictures_give_way_to_the_border_band() -> None:
         cv2.circle(painted, (x0 + t // 2, y0 + t // 2), round(0.75 * t / 2), (200, 40, 220), -1)
     readings = read_tiles(_with(rect, painted), exclude=pawn_squares(label))
     assert [w for w in wrong(readings, label) if (w[0], w[1]) in squares] == []
+
+
+def test_large_pictures_on_fixed_tiles_keep_a_right_grid_good() -> None:
+    # The twelve fixed tiles with treasures get pictures reaching into the usual edge regions.
+    image, label = scene(14, "bright")
+    rect = rectify(image, label["corners"], tile_px=48)
+    painted = rect.image.copy()
+    t = rect.tile_px
+    for r, c in [(0, 2), (0, 4), (2, 0), (2, 2), (2, 4), (2, 6), (4, 0), (4, 2), (4, 4), (4, 6), (6, 2), (6, 4)]:
+        x0, y0, _, _ = rect.tile_box(r, c)
+        cv2.circle(painted, (x0 + t // 2, y0 + t // 2), round(0.75 * t / 2), (200, 40, 220), -1)
+    assert grid_quality(_with(rect, painted)) > GOOD_GRID_QUALITY

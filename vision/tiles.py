@@ -306,6 +306,12 @@ class _Band:
     weight: np.ndarray
 
 
+def _typical_weight(distance: np.ndarray, dim: int, cfg: TilesConfig) -> np.ndarray:
+    """Weight (0..1] of a band's vote from its squared Mahalanobis distance to the nearer class."""
+    limit = _chi2_quantile(cfg.typical_quantile, dim)
+    return 1.0 / (1.0 + (distance / limit) ** 2)
+
+
 def _read_band(features: np.ndarray, excluded: np.ndarray, cfg: TilesConfig) -> _Band:
     """Learn a band's model on the fixed tiles and weigh each side by its distance to the nearer class."""
     model = learn(features, excluded, cfg)
@@ -320,11 +326,24 @@ def _read_band(features: np.ndarray, excluded: np.ndarray, cfg: TilesConfig) -> 
     for mean in (pos.mean(axis=0), neg.mean(axis=0)):
         d = features - mean
         dist = np.minimum(dist, np.einsum("...i,ij,...j->...", d, icov, d))
-    limit = _chi2_quantile(cfg.typical_quantile, dim)
-    weight = 1.0 / (1.0 + (dist / limit) ** 2)
     mid = 0.5 * (model.mean_open + model.mean_closed)
     logit = (model.mean_open - model.mean_closed) / model.spread**2 * (features @ model.weights - mid)
-    return _Band(model, logit, weight)
+    return _Band(model, logit, _typical_weight(dist, dim, cfg))
+
+
+def _combine(usual: _Band, outer: _Band, excluded: np.ndarray, cfg: TilesConfig) -> np.ndarray:
+    """Open probabilities from the two bands: the usual one as far as it is typical, the border one for the rest."""
+    # A pawn stands on the centre and leans out over the inner part of the sides: there the border band decides.
+    w_usual = np.where(excluded[:, :, None], usual.weight * cfg.hidden_weight, usual.weight)
+    w_outer = outer.weight * (1.0 - w_usual)  # a fallback: the narrow band sees seams and shadows too
+    logit = (w_usual * usual.logit + w_outer * outer.logit) / np.maximum(w_usual + w_outer, 1e-9)
+    logit *= np.minimum(1.0, 2.0 * np.maximum(w_usual, w_outer))  # neither band typical: less sure
+    prob = 1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50)))
+    return np.clip(prob, cfg.prob_floor, 1.0 - cfg.prob_floor)
+
+
+def _outer_features(rect: Rectified, cfg: TilesConfig) -> np.ndarray:
+    return edge_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi))
 
 
 def edge_probabilities(
@@ -340,15 +359,8 @@ def edge_probabilities(
     cfg = config or DEFAULT_CONFIG
     excluded = _excluded_grid(exclude)
     usual = _read_band(edge_features(rect, cfg), excluded, cfg)
-    outer = _read_band(edge_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi)),
-                       excluded, cfg)  # fmt: skip
-    # A pawn stands on the centre and leans out over the inner part of the sides: there the border band decides.
-    w_usual = np.where(excluded[:, :, None], usual.weight * cfg.hidden_weight, usual.weight)
-    w_outer = outer.weight * (1.0 - w_usual)  # a fallback: the narrow band sees seams and shadows too
-    logit = (w_usual * usual.logit + w_outer * outer.logit) / np.maximum(w_usual + w_outer, 1e-9)
-    logit *= np.minimum(1.0, 2.0 * np.maximum(w_usual, w_outer))  # neither band typical: less sure
-    prob = 1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50)))
-    prob = np.clip(prob, cfg.prob_floor, 1.0 - cfg.prob_floor)
+    outer = _read_band(_outer_features(rect, cfg), excluded, cfg)
+    prob = _combine(usual, outer, excluded, cfg)
     if excluded.any():
         prob[excluded] = 0.5 + (prob[excluded] - 0.5) * cfg.exclude_weight
     return prob, usual.model
@@ -422,15 +434,29 @@ def read_tiles(
 def grid_quality(rect: Rectified, config: TilesConfig | None = None, features: np.ndarray | None = None) -> float:
     """How well the geometry fits a Labyrinth board, 0..1 (about 0.5 for a wrong grid, near 1 for a right one).
 
-    The share of the 16 fixed tiles' 64 known edges whose side (open/closed) a
-    model learned from the *other* fixed tiles gets right (leave-one-tile-out,
-    so a wrong grid cannot explain itself), softened by how sure it is. The 16
-    folds are solved together in closed form. ``features``: the view's
+    The share of the 16 fixed tiles' 64 known edges whose side (open/closed)
+    models learned from the *other* fixed tiles get right (leave-one-tile-out,
+    so a wrong grid cannot explain itself), softened by how sure they are.
+    Both bands are read as :func:`edge_probabilities` reads them (12 fixed
+    tiles carry a picture, which may reach into the usual band); the 16 folds
+    are solved together in closed form. ``features``: the view's
     :func:`edge_features`, when the caller has them.
     """
     cfg = config or DEFAULT_CONFIG
     feats = edge_features(rect, cfg) if features is None else features
-    known = feats[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]  # (64, F)
+    bands = []
+    for band_feats in (feats, _outer_features(rect, cfg)):
+        known = band_feats[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]  # (64, F)
+        logit, distance = _held_out(known, cfg)
+        model = TileModel(np.zeros(1), 1.0, 0.0, 1.0)  # unused: only the logits and weights combine
+        bands.append(_Band(model, logit[None, :, None], _typical_weight(distance, known.shape[1], cfg)[None, :, None]))
+    prob = _combine(bands[0], bands[1], np.zeros((1, len(_FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
+    agree = np.where(_FIXED_OPEN, prob, 1.0 - prob)
+    return float(agree.mean())
+
+
+def _held_out(known: np.ndarray, cfg: TilesConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-fixed-tile-out log-odds of the 64 known edges, and each one's distance to its fold's nearer class."""
     folds = np.arange(len(known)) // 4  # the 4 edges of each fixed tile, in order
     dim = known.shape[1]
     keep = folds[None, :] != np.arange(16)[:, None]  # (16, 64) training edges of each fold
@@ -445,15 +471,17 @@ def grid_quality(rect: Rectified, config: TilesConfig | None = None, features: n
     scatter -= n_neg[:, None, None] * m_neg[:, :, None] * m_neg[:, None, :]
     cov = scatter / np.maximum(n_pos + n_neg - 2, 1)[:, None, None]
     ridge = cfg.ridge * np.trace(cov, axis1=1, axis2=2) / dim * 0.05 + 1e-6
+    reg = cov + ridge[:, None, None] * np.eye(dim)[None]
     diff = m_pos - m_neg
-    weights = np.linalg.solve(cov + ridge[:, None, None] * np.eye(dim)[None], diff[..., None])[..., 0]
+    weights = np.linalg.solve(reg, diff[..., None])[..., 0]
     weights /= np.maximum(np.linalg.norm(weights, axis=1, keepdims=True), 1e-12)
     mean_open, mean_closed = (m_pos * weights).sum(axis=1), (m_neg * weights).sum(axis=1)
     spread = np.sqrt(np.maximum(np.einsum("ki,kij,kj->k", weights, cov, weights), 1e-12)) * cfg.spread_inflation
-    held = np.arange(len(known))
     score = (known * weights[folds]).sum(axis=1)
-    fold = folds[held]
-    logit = (mean_open - mean_closed)[fold] / spread[fold] ** 2 * (score - 0.5 * (mean_open + mean_closed)[fold])
-    prob = np.clip(1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50))), cfg.prob_floor, 1.0 - cfg.prob_floor)
-    agree = np.where(_FIXED_OPEN, prob, 1.0 - prob)
-    return float(agree.mean())
+    logit = (mean_open - mean_closed)[folds] / spread[folds] ** 2 * (score - 0.5 * (mean_open + mean_closed)[folds])
+    icov = np.linalg.inv(reg)[folds]  # (64, F, F): each edge judged by its own fold
+    distance = np.full(len(known), np.inf)
+    for mean in (m_pos[folds], m_neg[folds]):
+        d = known - mean
+        distance = np.minimum(distance, np.einsum("ki,kij,kj->k", d, icov, d))
+    return logit, distance
