@@ -360,7 +360,10 @@ def edge_probabilities(
     excluded = _excluded_grid(exclude)
     usual = _read_band(edge_features(rect, cfg), excluded, cfg)
     outer = _read_band(_outer_features(rect, cfg), excluded, cfg)
-    prob = _combine(usual, outer, excluded, cfg)
+    # No tile has four openings: four open-looking sides mean something over the centre
+    # (a dark pawn at night looks like corridor), so the border band decides there too.
+    covered = (usual.logit > 0).all(axis=2)
+    prob = _combine(usual, outer, excluded | covered, cfg)
     if excluded.any():
         prob[excluded] = 0.5 + (prob[excluded] - 0.5) * cfg.exclude_weight
     return prob, usual.model
