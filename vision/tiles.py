@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import cache
 from statistics import NormalDist
 
 import cv2
@@ -169,6 +170,15 @@ def lab_view(rect: Rectified) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
 
 
+def _view_integrals(rect: Rectified, lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Integral images of the view's Lab channels and of L², shared by both bands' features."""
+    if lab is None:
+        lab = lab_view(rect)
+    sums = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact: 8-bit values over a few hundred pixels squared
+    _, lum_squares = cv2.integral2(np.ascontiguousarray(lab[:, :, 0]), sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
+    return sums, lum_squares[:, :, None]
+
+
 def edge_features(rect: Rectified, config: TilesConfig | None = None, lab: np.ndarray | None = None) -> np.ndarray:
     """Per tile and side, the edge region's description minus the tile's corners': shape (7, 7, 4, 8).
 
@@ -177,12 +187,12 @@ def edge_features(rect: Rectified, config: TilesConfig | None = None, lab: np.nd
     two corners at that side's ends.
     ``lab``: the view already converted by :func:`lab_view`, when the caller has it.
     """
-    cfg = config or DEFAULT_CONFIG
-    if lab is None:
-        lab = lab_view(rect)
-    sums, squares = cv2.integral2(lab, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
-    lum_squares = squares[:, :, :1]
+    return _band_features(rect, config or DEFAULT_CONFIG, _view_integrals(rect, lab))
 
+
+def _band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """:func:`edge_features` from the view's integral images (edge regions as ``cfg`` places them)."""
+    sums, lum_squares = integrals
     t, m = rect.tile_px, rect.margin_px
     corner_boxes, edge_boxes = _boxes(t, cfg)
     origin = m + t * np.arange(SIZE)
@@ -342,8 +352,8 @@ def _combine(usual: _Band, outer: _Band, excluded: np.ndarray, cfg: TilesConfig)
     return np.clip(prob, cfg.prob_floor, 1.0 - cfg.prob_floor)
 
 
-def _outer_features(rect: Rectified, cfg: TilesConfig) -> np.ndarray:
-    return edge_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi))
+def _outer_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    return _band_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi), integrals)
 
 
 def edge_probabilities(
@@ -358,8 +368,9 @@ def edge_probabilities(
     """
     cfg = config or DEFAULT_CONFIG
     excluded = _excluded_grid(exclude)
-    usual = _read_band(edge_features(rect, cfg), excluded, cfg)
-    outer = _read_band(_outer_features(rect, cfg), excluded, cfg)
+    integrals = _view_integrals(rect)
+    usual = _read_band(_band_features(rect, cfg, integrals), excluded, cfg)
+    outer = _read_band(_outer_features(rect, cfg, integrals), excluded, cfg)
     # No tile has four openings: four open-looking sides mean something over the centre
     # (a dark pawn at night looks like corridor), so the border band decides there too.
     covered = (usual.logit > 0).all(axis=2)
@@ -386,6 +397,7 @@ def decode(prob: np.ndarray, log_prior: np.ndarray | None = None) -> tuple[np.nd
     return _SHAPES[best], np.take_along_axis(post, best[..., None], axis=-1)[..., 0]
 
 
+@cache
 def _movable_prior() -> np.ndarray:
     """Log-prior (10,) of a movable square's shape from the editions' inventories.
 
@@ -446,9 +458,10 @@ def grid_quality(rect: Rectified, config: TilesConfig | None = None, features: n
     :func:`edge_features`, when the caller has them.
     """
     cfg = config or DEFAULT_CONFIG
-    feats = edge_features(rect, cfg) if features is None else features
+    integrals = _view_integrals(rect)
+    feats = _band_features(rect, cfg, integrals) if features is None else features
     bands = []
-    for band_feats in (feats, _outer_features(rect, cfg)):
+    for band_feats in (feats, _outer_features(rect, cfg, integrals)):
         known = band_feats[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]  # (64, F)
         logit, distance = _held_out(known, cfg)
         model = TileModel(np.zeros(1), 1.0, 0.0, 1.0)  # unused: only the logits and weights combine
