@@ -72,6 +72,10 @@ class LocateConfig:
       most passes of the corridor-centre refinement (it stops once the corners
       move less than half a percent of a tile).
     * ``clear_separation``: a coarse hypothesis this good ends the search early.
+    * ``keystone_hypotheses``: how many lattice hypotheses (likeliest first) get
+      the costly receding-grid search when no plain grid proves a board; on the
+      tuning photos the tilted boards it rescued came from the first two (bounds the time spent
+      on a photo without a board to ~0.3 s more).
     * ``polish_candidates``: how many of the best coarse placements are polished
       when the best one stays below ``clear_separation`` after its polish.
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
@@ -93,6 +97,7 @@ class LocateConfig:
     min_separation: float = 2.5
     clear_separation: float = 2.2
     polish_candidates: int = 12
+    keystone_hypotheses: int = 4
     refine_keep: float = 0.6
     fit_distortion: bool = True
 

@@ -281,8 +281,8 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray]
     if best[0] > cfg.min_separation:
         return best
     # Still unproven: a strong tilt may bend the board away from every lattice. The
-    # receding-grid search is costly, so it runs only now, hypotheses in order.
-    for inv, centre, pitch in placed:
+    # receding-grid search is costly, so it runs only now, on the likeliest hypotheses.
+    for inv, centre, pitch in placed[: cfg.keystone_hypotheses]:
         score, quad = _keystone_search(_blurred(lab, pitch, blurs), inv, centre, pitch)
         found.append((score, quad, pitch))
         if score > cfg.clear_separation:
