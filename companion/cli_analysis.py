@@ -26,28 +26,7 @@ from typing import Any
 from companion.board import Board, Color, Gate, InvalidStateError, Tile, parse_square
 from companion.errors import IllegalPushError, UsageError
 from companion.hint import DEFAULT_MAX_TURNS, SPARE, Target, hint
-
-
-def load_state(path: str) -> Board:
-    """Read and parse a board state from ``path`` (``-`` = stdin), with one-line errors."""
-    name = "stdin" if path == "-" else repr(path)
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as exc:
-        raise UsageError(f"cannot read state file {name}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InvalidStateError(f"state file {name} is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidStateError(
-            f"state file {name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    return Board.from_json(data)
+from companion.statefile import load_state
 
 
 def reachable_json(board: Board) -> dict[str, list[list[int]]]:

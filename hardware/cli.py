@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
-from companion.board import Board, Color, Gate, InvalidStateError
+from companion.board import Board, Color, Gate
 from companion.errors import UsageError
 from companion.guidance import Guidance
+from companion.statefile import load_state
 from hardware.colour import ColourSettings
 from hardware.layout import DEFAULT_LAYOUT, load_layout
 from hardware.leds import SimStrip
@@ -26,21 +25,6 @@ from hardware.painter import Painter, PainterConfig
 
 FPS = 10
 SECONDS = 2
-
-
-def read_state(source: str) -> Board:
-    """A board state (FORMATS.md §4) from a file, or stdin for ``-``."""
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read {source!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InvalidStateError(f"{source!r} is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidStateError(f"{source!r} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    return Board.from_json(data)
 
 
 def paint_frames(
@@ -67,7 +51,7 @@ def paint_frames(
 
 
 def run(args: argparse.Namespace) -> int:
-    board = read_state(args.state)
+    board = load_state(args.state)
     player = Color.parse(args.player)
     gate = None if args.illegal_gate is None else Gate.parse(args.illegal_gate)
     strip, frames = paint_frames(board, player, night=args.night, illegal_gate=gate, layout_name=args.layout)
