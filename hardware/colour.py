@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from companion.config import settings_from_table
 from companion.errors import ConfigError
 
 RGB = tuple[int, int, int]
@@ -81,15 +82,7 @@ class ColourSettings:
     @classmethod
     def from_config(cls, data: Mapping[str, Any] | None) -> ColourSettings:
         """Build from a config table (``[leds]`` in TOML); unknown keys are an error."""
-        data = dict(data or {})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown LED setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
-        try:
-            return cls(**data)
-        except TypeError as exc:
-            raise ConfigError(f"bad LED settings: {exc}") from None
+        return settings_from_table(cls, data, "LED")
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from companion.board import Color, Gate, InvalidStateError, Square
+from companion.config import settings_from_table
 from companion.errors import ConfigError
 from companion.guidance import IDLE, Guidance, TurnPhase
 from hardware.colour import RGB
@@ -110,15 +111,7 @@ class PainterConfig:
 
     @classmethod
     def from_config(cls, data: Mapping[str, Any] | None) -> PainterConfig:
-        data = dict(data or {})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown painter setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
-        try:
-            return cls(**data)
-        except TypeError as exc:
-            raise ConfigError(f"bad painter settings: {exc}") from None
+        return settings_from_table(cls, data, "painter")
 
 
 @dataclass(frozen=True)
