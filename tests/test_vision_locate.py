@@ -165,3 +165,15 @@ def test_lens_model_round_trip() -> None:
     np.testing.assert_allclose(geo.distort(geo.centre[None]), geo.centre[None])
     far = np.array([[1600.0, 1200.0]])
     assert np.linalg.norm(geo.distort(far) - geo.centre) < np.linalg.norm(far - geo.centre)
+
+
+def test_board_on_a_striped_table() -> None:
+    """A held-out photo whose striped tablecloth owns the photo's strongest lattice: found once it is notched out."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).parent / "photos" / "holdout_day"
+    image = cv2.imread(str(folder / "0003.jpg"))
+    label = json.loads((folder / "0003.json").read_text())
+    corners = find_board(image)
+    assert corner_error(corners, label) < few_pixels((image.shape[1], image.shape[0]))

@@ -19,7 +19,7 @@ import numpy as np
 
 from companion.board import FIXED_TILES, SIZE
 from vision import tiles as tile_mod
-from vision.locate_lattice import lattice_frame, lattice_hypotheses, periodic_centre
+from vision.locate_lattice import lattice_frame, lattice_hypotheses, notched_hypotheses, periodic_centre
 
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
@@ -285,6 +285,25 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray]
     for inv, centre, pitch in placed[: cfg.keystone_hypotheses]:
         score, quad = _keystone_search(_blurred(lab, pitch, blurs), inv, centre, pitch)
         found.append((score, quad, pitch))
+        if score > cfg.clear_separation:
+            break
+    best = _best_polished(lab, blurs, found, polished, cfg)
+    if best[0] > cfg.min_separation:
+        return best
+    # Still nothing: the photo's strongest lattice may be a striped or checked table's.
+    # Its own lattice removed, the board's can show (a few hypotheses only: bounded time).
+    for k, (a_vec, b_vec, frame) in enumerate(notched_hypotheses(gx, gy, lo, hi, cfg)):
+        if k >= cfg.notched_hypotheses:
+            break
+        pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
+        affine, gu, gv = frame
+        centre = periodic_centre(gu, gv, pitch)
+        if centre is None:
+            continue
+        inv = cv2.invertAffineTransform(2.0 * affine)
+        inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
+        score, quad = _place(lab, blurs, inv, 2.0 * centre, 2.0 * pitch, cfg.clear_separation)
+        found.append((score, quad, 2.0 * pitch))
         if score > cfg.clear_separation:
             break
     return _best_polished(lab, blurs, found, polished, cfg)

@@ -22,7 +22,7 @@ import numpy as np
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
-__all__ = ["Frame", "lattice_frame", "lattice_hypotheses", "periodic_centre", "window_lattices"]
+__all__ = ["Frame", "lattice_frame", "lattice_hypotheses", "notched_hypotheses", "periodic_centre", "window_lattices"]
 
 #: A lattice's canonical frame: the affine map (image -> canonical) and the gradients warped into it.
 Frame = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -388,3 +388,44 @@ def lattice_hypotheses(
                 yield a_vec, b_vec, fr
     # Window lattices carry their own (window-masked) frames: never dropped as duplicates.
     yield from window_lattices(gx, gy, lo, hi)
+
+
+def _comb(g: np.ndarray, vecs: list[np.ndarray]) -> np.ndarray:
+    """``g`` with every pattern that repeats along each of ``vecs`` removed: g - (g(x+v) + g(x-v)) / 2 per vector.
+
+    A linear, shift-invariant filter: a pattern periodic along ``v`` cancels
+    exactly, while any other periodic pattern keeps its period (its spectrum
+    is only reweighted by 1 - cos(2 pi f.v), zero only at multiples of v).
+    """
+    h, w = g.shape
+    for v in vecs:
+        fwd = np.float32([[1, 0, -v[0]], [0, 1, -v[1]]])
+        back = np.float32([[1, 0, v[0]], [0, 1, v[1]]])
+        plus = cv2.warpAffine(g, fwd, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        minus = cv2.warpAffine(g, back, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        g = g - 0.5 * (plus + minus)
+    return g
+
+
+def notched_hypotheses(
+    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, cfg: LocateConfig
+) -> Iterator[tuple[np.ndarray, np.ndarray, Frame]]:
+    """Lattice hypotheses once the photo's strongest lattice (a patterned table's, when no board fits it) is removed.
+
+    A striped or checked tablecloth fills most of the photo, so its lattice
+    wins both estimators and the board's seven tiles never get proposed. A
+    comb filter along the table's two lattice vectors cancels the table
+    wherever it is unbroken and keeps the board's periodicity (see
+    :func:`_comb`); the estimators then see the board. The frames carry the
+    filtered gradients, so the board is also placed where the filtered
+    pattern repeats.
+    """
+    strongest = _lattice(gx, gy, lo, hi, 1)
+    if not strongest:
+        return
+    vecs = list(strongest[0])
+    fx, fy = _comb(gx, vecs), _comb(gy, vecs)
+    shape = (fx.shape[0], fx.shape[1])
+    for a_glob, b_glob, frame_glob in _lattice_candidates(fx, fy, lo, hi, cfg):
+        for a_vec, b_vec, frame in _with_local(fx, fy, a_glob, b_glob, frame_glob, shape):
+            yield a_vec, b_vec, frame if frame is not None else lattice_frame(fx, fy, a_vec, b_vec, shape)
