@@ -407,25 +407,72 @@ def _comb(g: np.ndarray, vecs: list[np.ndarray]) -> np.ndarray:
     return g
 
 
+def _table_weight(gx: np.ndarray, gy: np.ndarray, vecs: list[np.ndarray]) -> tuple[float, np.ndarray]:
+    """How much of the photo repeats along ``vecs`` (share of pixels), and a weight that is 0 there, 1 elsewhere.
+
+    Where a pattern repeats along both vectors the comb filter's output is
+    small against its input; elsewhere (the board, whose lattice differs, or
+    anything that does not repeat) the output is at least as strong as the
+    input. The ratio of their local energies (over ~1.5 lattice vectors) thus
+    segments the table from the board whatever either looks like.
+    """
+    fx, fy = _comb(gx, vecs), _comb(gy, vecs)
+    e_in, e_out = gx * gx + gy * gy, fx * fx + fy * fy
+    k = round(1.5 * max(float(np.linalg.norm(v)) for v in vecs)) | 1
+    ratio = cv2.blur(e_out, (k, k)) / (cv2.blur(e_in, (k, k)) + 1e-3 * float(e_in.mean()) + 1e-12)
+    weight = np.clip((ratio - 0.5) / 0.5, 0.0, 1.0).astype(np.float32)
+    return float((ratio < 0.5).mean()), weight
+
+
 def notched_hypotheses(
     gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, cfg: LocateConfig
 ) -> Iterator[tuple[np.ndarray, np.ndarray, Frame]]:
-    """Lattice hypotheses once the photo's strongest lattice (a patterned table's, when no board fits it) is removed.
+    """Lattice hypotheses once a patterned table is masked out of the photo.
 
     A striped or checked tablecloth fills most of the photo, so its lattice
-    wins both estimators and the board's seven tiles never get proposed. A
-    comb filter along the table's two lattice vectors cancels the table
-    wherever it is unbroken and keeps the board's periodicity (see
-    :func:`_comb`); the estimators then see the board. The frames carry the
-    filtered gradients, so the board is also placed where the filtered
-    pattern repeats.
+    wins both estimators and the board's seven tiles never get proposed. Of
+    the photo's strongest lattices (which no board fitted) the one that
+    explains most of the photo is taken for the table's; where the photo
+    repeats along it (see :func:`_table_weight`) the gradients are set to
+    zero, and the estimators run again on what is left (the board, cards,
+    objects: only the board repeats).
     """
-    strongest = _lattice(gx, gy, lo, hi, 1)
-    if not strongest:
+    tables = [tuple(v) for v in _lattice(gx, gy, lo, hi, 1)]
+    for a_vec, b_vec, _ in _lattice_candidates(gx, gy, lo, hi, cfg):
+        if len(tables) >= 3:
+            break
+        if not any(_same_lattice(a_vec, b_vec, a, b) for a, b in tables):
+            tables.append((a_vec, b_vec))
+    if not tables:
         return
-    vecs = list(strongest[0])
-    fx, fy = _comb(gx, vecs), _comb(gy, vecs)
-    shape = (fx.shape[0], fx.shape[1])
-    for a_glob, b_glob, frame_glob in _lattice_candidates(fx, fy, lo, hi, cfg):
-        for a_vec, b_vec, frame in _with_local(fx, fy, a_glob, b_glob, frame_glob, shape):
-            yield a_vec, b_vec, frame if frame is not None else lattice_frame(fx, fy, a_vec, b_vec, shape)
+    share, weight = max((_table_weight(gx, gy, list(t)) for t in tables), key=lambda item: item[0])
+    if share < 0.2:
+        return  # no pattern covers the table
+    masked = (gx * weight, gy * weight)
+    combed = (_comb(gx, list(tables[0])), _comb(gy, list(tables[0])))
+    streams = [_refined(*masked, lo, hi, cfg), _refined(*combed, lo, hi, cfg)]
+    tried: list[tuple[np.ndarray, np.ndarray]] = []
+    while streams:
+        for stream in list(streams):
+            item = next(stream, None)
+            if item is None:
+                streams.remove(stream)
+            elif not any(_same_lattice(item[0], item[1], a, b) for a, b in tried):
+                tried.append((item[0], item[1]))
+                yield item
+
+
+def _refined(
+    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, cfg: LocateConfig
+) -> Iterator[tuple[np.ndarray, np.ndarray, Frame]]:
+    """Hypotheses of (filtered) gradients, each re-measured locally, with their frames; halves too.
+
+    On a small board the autocorrelation can peak at two tiles (every other
+    tile alike); the half lattice is then the board's.
+    """
+    shape = (gx.shape[0], gx.shape[1])
+    for a_glob, b_glob, frame_glob in _lattice_candidates(gx, gy, lo, hi, cfg):
+        for a_vec, b_vec, frame in _with_local(gx, gy, a_glob, b_glob, frame_glob, shape):
+            yield a_vec, b_vec, frame if frame is not None else lattice_frame(gx, gy, a_vec, b_vec, shape)
+            if min(np.linalg.norm(a_vec), np.linalg.norm(b_vec)) >= 2 * lo:
+                yield a_vec / 2, b_vec / 2, lattice_frame(gx, gy, a_vec / 2, b_vec / 2, shape)
