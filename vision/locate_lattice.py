@@ -304,6 +304,9 @@ def _with_local(
     pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
     if frame is None:
         frame = lattice_frame(gx, gy, a_vec, b_vec, shape)
+    # The hypothesis itself first: on a plain table it is the board's, and a clear
+    # board then ends the search before the local re-measurement is computed.
+    yield a_vec, b_vec, frame
     affine, gu, gv = frame
     centre = periodic_centre(gu, gv, pitch)
     if centre is not None:
@@ -319,7 +322,6 @@ def _with_local(
             for a_loc, b_loc in local:
                 if not _same_lattice(a_loc, b_loc, a_vec, b_vec):
                     yield a_loc, b_loc, None
-    yield a_vec, b_vec, frame
 
 
 def window_lattices(
