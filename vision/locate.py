@@ -76,9 +76,9 @@ class LocateConfig:
       move less than half a percent of a tile).
     * ``clear_separation``: a coarse hypothesis this good ends the search early.
     * ``keystone_hypotheses``: how many lattice hypotheses (likeliest first) get
-      the costly receding-grid search when no plain grid proves a board; on the
-      tuning photos the tilted boards it rescued came from the first two (bounds the time spent
-      on a photo without a board to ~0.3 s more).
+      the costly receding-grid search (~0.13 s each) when no plain grid proves a
+      board; on the tuning photos the tilted boards it rescued came from the
+      first two, so only those get it.
     * ``notched_hypotheses``: when no lattice proves a board, the table's pattern
       (the strongest lattice that explains most of the photo) is masked out,
       and also comb-filtered out, and this many hypotheses of what remains are
@@ -104,7 +104,7 @@ class LocateConfig:
     min_separation: float = 2.5
     clear_separation: float = 2.2
     polish_candidates: int = 12
-    keystone_hypotheses: int = 4
+    keystone_hypotheses: int = 2
     notched_hypotheses: int = 20
     refine_keep: float = 0.6
     fit_distortion: bool = True
