@@ -138,6 +138,26 @@ def test_the_model_is_learned_not_assumed() -> None:
     assert wrong(read_tiles(rect, exclude=pawn_squares(label)), label) == []
 
 
+def _shadow_bands(image: np.ndarray, period: float, width: float, depth: float, angle: float) -> np.ndarray:
+    """The photo under soft-edged stripes of shadow (a window frame's, a lamp arm's): light times 1 - depth."""
+    h, w = image.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    band = (np.mod(x * np.cos(angle) + y * np.sin(angle), period) < width).astype(np.float32)
+    gain = 1.0 - depth * cv2.GaussianBlur(band, (0, 0), 3)
+    return np.clip(image.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
+
+
+def test_shadow_bands_across_tiles_do_not_change_the_reading() -> None:
+    # Dark corridors on a light board: a shadow edge across a wall makes it as dark as
+    # corridor; its colour (chroma over lightness) stays the wall's. (Without the
+    # shade-free chroma features this frame had 3 tiles wrong.)
+    image, label = scene(12, "dark")
+    shaded = _shadow_bands(image, period=170, width=60, depth=0.55, angle=0.6)
+    rect = rectify(shaded, label["corners"], tile_px=48)
+    pawns = pawn_squares(label)
+    assert [e for e in wrong(read_tiles(rect, exclude=pawns), label) if (e[0], e[1]) not in pawns] == []
+
+
 def test_grid_quality_separates_right_and_wrong_geometry() -> None:
     image, label = scene(12, "dark")
     corners = np.array(label["corners"])
@@ -184,7 +204,7 @@ def test_grid_quality_folds_are_the_leave_one_tile_out_models() -> None:
     corners = np.array(label["corners"])
     for offset in (0.0, 0.3):
         rect = rectify(image, corners + offset * np.linalg.norm(corners[1] - corners[0]) / 7)
-        known = edge_features(rect)[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]
+        known = edge_features(rect, shade_free=True)[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]
         logits, _ = _held_out(known, DEFAULT_CONFIG)
         expected = []
         for tile in range(16):

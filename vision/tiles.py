@@ -8,8 +8,9 @@ Labyrinth board:
   edges, sampled exactly where every other tile's edges are sampled;
 * a tile's four corners are always wall.
 
-Each sampled region is described by its mean Lab colour and its texture (the
-standard deviation of L), *minus the same description of the tile's own
+Each sampled region is described by its mean Lab colour, its texture (the
+standard deviation of L) and its shade-free chroma (a* and b* over L* + 16,
+which a shadow leaves unchanged), *minus the same description of the tile's own
 corners*, twice: against the middle two of all four corners (robust to one
 corner hidden by a pawn or a picture's rim) and against the two corners at
 that side's ends (nearer, so a shadow band, a glare spot or a lamp's fall-off
@@ -179,18 +180,41 @@ def _view_integrals(rect: Rectified, lab: np.ndarray | None = None) -> tuple[np.
     return sums, lum_squares[:, :, None]
 
 
-def edge_features(rect: Rectified, config: TilesConfig | None = None, lab: np.ndarray | None = None) -> np.ndarray:
-    """Per tile and side, the edge region's description minus the tile's corners': shape (7, 7, 4, 8).
+def edge_features(
+    rect: Rectified, config: TilesConfig | None = None, lab: np.ndarray | None = None, shade_free: bool = False
+) -> np.ndarray:
+    """Per tile and side, the edge region's description minus the tile's corners': shape (7, 7, 4, F).
 
-    Features: L, a, b means and the standard deviation of L (texture), first
-    relative to the middle two of the tile's four corners, then relative to the
-    two corners at that side's ends.
+    Features: L, a, b means and the standard deviation of L (texture), with
+    ``shade_free`` also the shadow-invariant chroma (:func:`_shade_free_chroma`),
+    first relative to the middle two of the tile's four corners, then relative
+    to the two corners at that side's ends (F = 8, or 12 with ``shade_free``).
+    The tile reader uses all 12; the locator's grid refinement the plain 8.
     ``lab``: the view already converted by :func:`lab_view`, when the caller has it.
     """
-    return _band_features(rect, config or DEFAULT_CONFIG, _view_integrals(rect, lab))
+    return _band_features(rect, config or DEFAULT_CONFIG, _view_integrals(rect, lab), shade_free)
 
 
-def _band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+#: Scale of the shade-free chroma features: a*/(L*+16) is about 0.1-0.5 for coloured board
+#: regions; times 100 it spans roughly what the Lab channels span, so the ridge treats them alike.
+_CHROMA_GAIN = 100.0
+
+
+def _shade_free_chroma(mean: np.ndarray) -> np.ndarray:
+    """a*, b* over (L* + 16) of box means (OpenCV's 8-bit Lab): the colour a shadow does not change.
+
+    Dimming a region's light by a factor s scales L* + 16, a* and b* alike (by the
+    cube root of s), so their ratios stay put. A lamp's shadow band crossing a tile
+    darkens part of a corridor to the wall's lightness; its colour relative to
+    the tile's corners still tells corridor from wall.
+    """
+    lum = mean[..., 0] * (100.0 / 255.0) + 16.0
+    return _CHROMA_GAIN * (mean[..., 1:3] - 128.0) / lum[..., None]
+
+
+def _band_features(
+    rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarray, np.ndarray], shade_free: bool = True
+) -> np.ndarray:
     """:func:`edge_features` from the view's integral images (edge regions as ``cfg`` places them)."""
     sums, lum_squares = integrals
     t, m = rect.tile_px, rect.margin_px
@@ -209,7 +233,8 @@ def _band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarra
     def describe(stats: np.ndarray) -> np.ndarray:
         mean = stats[..., :3]
         std = np.sqrt(np.maximum(stats[..., 3] - stats[..., 0] ** 2, 0.0))
-        return np.concatenate([mean, std[..., None]], axis=-1)
+        parts = [mean, std[..., None]] + ([_shade_free_chroma(mean)] if shade_free else [])
+        return np.concatenate(parts, axis=-1)
 
     corners = describe(corner_stats)
     # The middle two of the four corners: one corner may be hidden by a pawn or a picture's rim.
@@ -455,7 +480,7 @@ def grid_quality(rect: Rectified, config: TilesConfig | None = None, features: n
     Both bands are read as :func:`edge_probabilities` reads them (12 fixed
     tiles carry a picture, which may reach into the usual band); the 16 folds
     are solved together in closed form. ``features``: the view's
-    :func:`edge_features`, when the caller has them.
+    :func:`edge_features` with ``shade_free``, when the caller has them.
     """
     cfg = config or DEFAULT_CONFIG
     integrals = _view_integrals(rect)
