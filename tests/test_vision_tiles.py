@@ -100,6 +100,22 @@ def test_decode_follows_clear_evidence() -> None:
         assert conf > 0.8
 
 
+def test_the_shape_follows_the_less_closed_side_past_the_published_floor() -> None:
+    # North clearly open; east closed-looking but far less so than south and west. Both
+    # are past the published edges' floor; the shape is chosen on the lower floor, so the
+    # tile is the corner N+E, not the straight N+S that the inventory prior would prefer.
+    from vision.tiles import DEFAULT_CONFIG, _shape_prior, _side_probabilities
+
+    logit = np.full((SIZE, SIZE, 4), -20.0)
+    logit[..., 0], logit[..., 1] = 10.0, -6.0
+    none = np.zeros((SIZE, SIZE), dtype=bool)
+    published = _side_probabilities(logit, none, DEFAULT_CONFIG.prob_floor, DEFAULT_CONFIG)
+    assert published[1, 1, 1] == published[1, 1, 2]  # the published edges cannot tell them apart
+    fine = _side_probabilities(logit, none, DEFAULT_CONFIG.decode_floor, DEFAULT_CONFIG)
+    shapes, _ = decode(fine, _shape_prior(DEFAULT_CONFIG.fixed_prior))
+    assert shapes[1, 1] == Tile.parse("NE")
+
+
 # --------------------------------------------------------------------------- rendered photos
 
 DAY = [(11, "classic"), (12, "dark"), (13, "hedge"), (14, "bright"), (15, "wizard"), (16, "glow")]

@@ -93,7 +93,10 @@ class TilesConfig:
     * ``hidden_weight``: the usual band's share on an excluded (pawn) square.
     * ``fixed_prior``: log-odds in favour of a fixed square's known shape when
       decoding (a pawn on a start corner must not turn it into a T; two sides
-      clearly contradicting it still win, which grid_quality then flags).
+      clearly contradicting it still win, which grid_quality then flags): between
+      one and two sides' largest evidence, log((1 - f) / f) for ``decode_floor`` f.
+    * ``decode_floor``: the floor of the side probabilities the shape is chosen on
+      (``prob_floor`` stays the published edges' floor).
     * ``spread_inflation``: widens the learned class spreads, because 64 samples
       underestimate the tails.
     """
@@ -109,7 +112,8 @@ class TilesConfig:
     pawn_edge_hi: float = 0.11
     typical_quantile: float = 0.99
     hidden_weight: float = 0.1
-    fixed_prior: float = 6.0
+    fixed_prior: float = 10.0
+    decode_floor: float = 0.001
     spread_inflation: float = 1.3
     ridge: float = 1.0
 
@@ -373,8 +377,13 @@ def _combine(usual: _Band, outer: _Band, excluded: np.ndarray, cfg: TilesConfig)
     w_outer = outer.weight * (1.0 - w_usual)  # a fallback: the narrow band sees seams and shadows too
     logit = (w_usual * usual.logit + w_outer * outer.logit) / np.maximum(w_usual + w_outer, 1e-9)
     logit *= np.minimum(1.0, 2.0 * np.maximum(w_usual, w_outer))  # neither band typical: less sure
+    return logit
+
+
+def _floored(logit: np.ndarray, floor: float) -> np.ndarray:
+    """Open probability from log-odds, kept within [floor, 1 - floor]."""
     prob = 1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50)))
-    return np.clip(prob, cfg.prob_floor, 1.0 - cfg.prob_floor)
+    return np.clip(prob, floor, 1.0 - floor)
 
 
 def _outer_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -392,6 +401,14 @@ def edge_probabilities(
     (a picture or a pawn over both) the answer is softened toward 0.5.
     """
     cfg = config or DEFAULT_CONFIG
+    logit, excluded, model = _side_logits(rect, cfg, exclude)
+    return _side_probabilities(logit, excluded, cfg.prob_floor, cfg), model
+
+
+def _side_logits(
+    rect: Rectified, cfg: TilesConfig, exclude: Iterable[Square] | None
+) -> tuple[np.ndarray, np.ndarray, TileModel]:
+    """Combined open log-odds of every side (7, 7, 4), the excluded squares and the usual band's model."""
     excluded = _excluded_grid(exclude)
     integrals = _view_integrals(rect)
     usual = _read_band(_band_features(rect, cfg, integrals), excluded, cfg)
@@ -399,10 +416,32 @@ def edge_probabilities(
     # No tile has four openings: four open-looking sides mean something over the centre
     # (a dark pawn at night looks like corridor), so the border band decides there too.
     covered = (usual.logit > 0).all(axis=2)
-    prob = _combine(usual, outer, excluded | covered, cfg)
+    return _combine(usual, outer, excluded | covered, cfg), excluded, usual.model
+
+
+def _side_probabilities(logit: np.ndarray, excluded: np.ndarray, floor: float, cfg: TilesConfig) -> np.ndarray:
+    """Floored open probabilities; an excluded square's pulled toward 0.5."""
+    prob = _floored(logit, floor)
     if excluded.any():
         prob[excluded] = 0.5 + (prob[excluded] - 0.5) * cfg.exclude_weight
-    return prob, usual.model
+    return prob
+
+
+def _shape_posterior(prob: np.ndarray, log_prior: np.ndarray | None) -> np.ndarray:
+    """Posterior (..., 10) of the ten valid shapes, in the order of :class:`Tile`."""
+    p = np.clip(prob, 1e-6, 1 - 1e-6)
+    loglik = np.log(p)[..., None, :] * _SHAPE_SIDES + np.log1p(-p)[..., None, :] * (1.0 - _SHAPE_SIDES)
+    total = loglik.sum(axis=-1)  # (..., 10)
+    if log_prior is not None:
+        total = total + log_prior
+    post = np.exp(total - total.max(axis=-1, keepdims=True))
+    return post / post.sum(axis=-1, keepdims=True)
+
+
+def _posterior_of(prob: np.ndarray, shapes: np.ndarray, log_prior: np.ndarray) -> np.ndarray:
+    """Posterior (...,) of the given shapes (Tile masks) under side probabilities and a prior."""
+    index = np.argmax(shapes[..., None] == _SHAPES, axis=-1)
+    return np.take_along_axis(_shape_posterior(prob, log_prior), index[..., None], axis=-1)[..., 0]
 
 
 def decode(prob: np.ndarray, log_prior: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -411,14 +450,8 @@ def decode(prob: np.ndarray, log_prior: np.ndarray | None = None) -> tuple[np.nd
     ``log_prior`` (..., 10), in the order of :class:`Tile`, adds what is known
     beforehand (the fixed tiles' shapes).
     """
-    p = np.clip(prob, 1e-6, 1 - 1e-6)
-    loglik = np.log(p)[..., None, :] * _SHAPE_SIDES + np.log1p(-p)[..., None, :] * (1.0 - _SHAPE_SIDES)
-    total = loglik.sum(axis=-1)  # (..., 10)
-    if log_prior is not None:
-        total = total + log_prior
-    best = total.argmax(axis=-1)
-    post = np.exp(total - total.max(axis=-1, keepdims=True))
-    post /= post.sum(axis=-1, keepdims=True)
+    post = _shape_posterior(prob, log_prior)
+    best = post.argmax(axis=-1)
     return _SHAPES[best], np.take_along_axis(post, best[..., None], axis=-1)[..., 0]
 
 
@@ -457,10 +490,16 @@ def read_tiles(
     teach the model nor give confident answers.
     """
     cfg = config or DEFAULT_CONFIG
-    prob, model = edge_probabilities(rect, cfg, exclude)
+    logit, excluded, model = _side_logits(rect, cfg, exclude)
+    prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
     # The edges stay the frame's evidence (the referee and grid_quality weigh them);
     # only the decoded shape of a fixed square leans on its known openings.
-    shapes, conf = decode(prob, _shape_prior(cfg.fixed_prior))
+    # The shape is chosen on probabilities floored lower: a side far past the published
+    # floor still counts for more than one just past it (two closed-looking sides of
+    # a corner: the less closed one opens), while the confidence comes from the edges.
+    prior = _shape_prior(cfg.fixed_prior)
+    shapes, _ = decode(_side_probabilities(logit, excluded, cfg.decode_floor, cfg), prior)
+    conf = _posterior_of(prob, shapes, prior)
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
     out = []
@@ -491,7 +530,8 @@ def grid_quality(rect: Rectified, config: TilesConfig | None = None, features: n
         logit, distance = _held_out(known, cfg)
         model = TileModel(np.zeros(1), 1.0, 0.0, 1.0)  # unused: only the logits and weights combine
         bands.append(_Band(model, logit[None, :, None], _typical_weight(distance, known.shape[1], cfg)[None, :, None]))
-    prob = _combine(bands[0], bands[1], np.zeros((1, len(_FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
+    logit = _combine(bands[0], bands[1], np.zeros((1, len(_FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
+    prob = _floored(logit, cfg.prob_floor)
     agree = np.where(_FIXED_OPEN, prob, 1.0 - prob)
     return float(agree.mean())
 
