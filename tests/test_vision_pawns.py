@@ -114,3 +114,41 @@ def test_pawns_ignore_a_board_without_tiles_read() -> None:
     assert {d.color.value for d in found} <= set(label["pawns"])
 
 
+
+
+def _synthetic_board(draw: str) -> Rectified:
+    """A plain sand-coloured board (corridor everywhere) with one red object on square (3, 3)."""
+    t, m = 48, 36
+    side = 2 * m + 7 * t
+    image = np.full((side, side, 3), (150, 200, 225), np.uint8)
+    cx = cy = m + 3 * t + t // 2
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float64)
+    radius = 0.22 * t
+    inside = np.hypot(xx - cx, yy - cy) <= radius
+    if draw == "print":
+        # A flat printed picture: one even red, a dark outline, two dark eyes.
+        ring = (np.hypot(xx - cx, yy - cy) <= radius + 1.5) & ~inside
+        image[ring] = (30, 30, 40)
+        image[inside] = (40, 40, 200)
+        for ex in (-4, 4):
+            image[np.hypot(xx - cx - ex, yy - cy + 2) <= 1.8] = (20, 20, 20)
+    else:
+        # A dome lit from the top left, casting a soft shadow to the bottom right.
+        shadow = np.hypot(xx - cx - 6, yy - cy - 6) <= radius + 2
+        image[shadow & ~inside] = (image[shadow & ~inside] * 0.55).astype(np.uint8)
+        nx, ny = (xx - cx) / radius, (yy - cy) / radius
+        light = np.clip(0.65 - 0.45 * (nx + ny) / np.sqrt(2), 0.25, 1.0)
+        body = np.stack([20 + 30 * light, 20 + 30 * light, 70 + 185 * light], axis=-1)
+        image[inside] = body[inside].astype(np.uint8)
+    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float32)
+    return Rectified(image, t, m, np.eye(3), corners)
+
+
+def test_a_lit_raised_body_outscores_a_flat_printed_picture() -> None:
+    """Shading, not saturation: the same red, flat and outlined with eyes, or round and lit with a shadow."""
+    scores = {}
+    for draw in ("print", "dome"):
+        found = [c for c in candidates(_synthetic_board(draw), None) if c.color is Color.RED]
+        assert len(found) == 1
+        scores[draw] = confidence(found[0].features)
+    assert scores["dome"] >= PawnConfig().min_confidence > scores["print"]
