@@ -83,10 +83,12 @@ FEATURES: tuple[str, ...] = (
     "marks", "detail", "smooth_range", "surface", "outline", "width",
 )  # fmt: skip
 
+_WIDTH = FEATURES.index("width")
+
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
 PAWN_WEIGHTS: tuple[float, ...] = (
-    1.04, 2.271, 0, -11.02, 0, 1.214, 0, 0, -6.821, -0.2004, 1.22, 0, 15.38, 0, 1.338, 0, -1.707, -0.1089, 10.44,
-    4.495, 0, -10.62, -4.483,
+    -0.4288, 1.88, 0, -9.693, 0, 1.472, 0, 0, -7.119, 0.3749, 1.285, 0, 16.78, 1.522, 1.209, 0, -1.726, -1.63, 9.663,
+    5.038, 0, 0, -12.65,
 )  # fmt: skip
 
 
@@ -99,7 +101,10 @@ class PawnConfig:
     (no pawn blob of the ~1000 rendered ones measured was under 0.06).
     ``max_area``/``max_extent``: blobs larger (tile areas) or longer (tiles) are artwork
     (a frame, a wall run), not a pawn, even a leaning one; ``min_fill``: blobs filling
-    less of their bounding box are curves or rings.
+    less of their bounding box are curves or rings; ``min_width``: blobs narrower (tiles,
+    the short side of their smallest enclosing rectangle) are lines of artwork - a wall's edge, a
+    stripe - (the narrowest of ~300 pawn blobs measured, partly hidden ones included,
+    was 0.17).
     ``wall_zone``: distance from a tile's corridor centre lines (tiles) beyond which
     the tile is wall whatever the edition (corridors are at most ~0.5 tile wide);
     the wall colour is learned there.
@@ -109,9 +114,10 @@ class PawnConfig:
     ``wall_distance2``: squared Mahalanobis distance to the wall (or corridor) colour
     under which a pixel is artwork; ``shade_invariant_artwork``/``artwork_lightness_weight``:
     compare in chromaticity plus a little lightness (else in Lab).
-    ``min_confidence``/``night_min_confidence``: report thresholds by lighting. By day 0.6:
-    on the fit's boards 0.55-0.65 made the fewest per-colour mistakes (an artwork blob
-    reported as a pawn costs the referee more than a pawn it tracks unseen). At night
+    ``min_confidence``/``night_min_confidence``: report thresholds by lighting. By day 0.55:
+    on the fit's boards 0.45-0.6 made about as few per-colour mistakes, the higher end
+    fewer extras (an artwork blob reported as a pawn costs the referee more than a pawn
+    it tracks unseen). At night
     0.99: on 40 rendered nights of both renderers no real pawn blob scored 0.9 while 31
     glowing or lit artwork blobs did.
     ``weights``: the logistic model (see module doc).
@@ -121,12 +127,13 @@ class PawnConfig:
     min_value: int = 40
     min_area: float = 0.05
     max_area: float = 1.2
+    min_width: float = 0.15
     max_extent: float = 1.6
     min_fill: float = 0.3
     wall_zone: float = 0.27
     corridor_core: float = 0.12
     wall_distance2: float = 6.0
-    min_confidence: float = 0.6
+    min_confidence: float = 0.55
     shade_invariant_artwork: bool = True
     artwork_lightness_weight: float = 0.2
     night_min_confidence: float = 0.99
@@ -331,6 +338,8 @@ def candidates(
             if area < cfg.min_fill * w * h:  # a thin curve or a ring, not a solid
                 continue
             feats, base = _features(labels, i, hsv, (x, y, w, h), cam, rect)
+            if feats[_WIDTH] < cfg.min_width:  # a line of artwork (a wall's edge, a stripe), not a body
+                continue
             out.append(Candidate(color, feats, base, (x, y, w, h), rel, labels, i))
     return out
 
@@ -432,7 +441,7 @@ def _features(
         smooth_range,
         surface,
         outline,
-        min((c_hi - c_lo + 1.0) / t, 0.6),
+        min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6),
     )
     # The foot: the blob end nearest the camera point, moved in by the foot's radius.
     half_width = max(1.0, (c_hi - c_lo) / 2.0)
