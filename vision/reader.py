@@ -49,8 +49,11 @@ class ReaderConfig:
     ``tile_px``/``margin``: the rectified view's scale (pixels per tile) and border; the
     border is wide enough to see a pawn leaning off an edge square and an arm crossing
     the board's edge.
-    ``night_level``: 90th-percentile grey level of the frame below which it is a night
-    (darkened-room) frame (rendered nights stay under ~50, daylight frames over ~100).
+    ``night_level``/``night_median``: a frame is a night (darkened-room) frame when its
+    90th-percentile grey level is under ``night_level`` or its median under
+    ``night_median``. Measured on two independent renderers: night medians 3-18 and
+    daylight medians 53 and up (dark boards in daylight included); a lamp pool or the
+    LEDs lift a night's 90th percentile to ~110, which alone read as daylight.
     ``locate``/``tiles``: passed through to the grid engineer's stages.
     """
 
@@ -59,6 +62,7 @@ class ReaderConfig:
     tile_px: int = 48
     margin: float = 0.75
     night_level: float = 75.0
+    night_median: float = 30.0
     locate: Any = None
     tiles: Any = None
     pawns: pawn_mod.PawnConfig = field(default_factory=pawn_mod.PawnConfig)
@@ -133,7 +137,7 @@ class BoardReader:
         frame_corners = [(float(x) * scale, float(y) * scale) for x, y in corners]
         rect = rectify(image, corners, tile_px=cfg.tile_px, margin=cfg.margin)
         reading.rect = rect
-        lighting = "night" if occ.frame_level(image) < cfg.night_level else "day"
+        lighting = "night" if occ.is_night(image, cfg.night_level, cfg.night_median) else "day"
 
         def unreadable(reason: str) -> None:
             reading.observation = Observation.unreadable(reason, frame_corners, lighting)
