@@ -22,15 +22,15 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    printed eye or dot, and the range of a quadratic surface fitted with the marks
    and glints left out) — a specular glint, a one-sided shadow around it, and its
    elongation away from the camera. Against flat artwork: marks enclosed by the
-   blob (a picture's eyes and spots; a pawn's top is one body), fine brightness
-   structure, and a thin dark outline all round (printed pictures are outlined,
-   a pawn is darker only on its shadow side).
+   blob (a picture's eyes and spots; a pawn's top is one body) and fine
+   brightness structure. Blobs thinner than ``min_width`` are lines of artwork.
 3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`)
    gives a confidence. It was fitted on ~1700 blobs of 120 boards from two
    independent renderers (the team's four looks and a held-out renderer with other
    artwork, pawn shapes and lighting), with each weight's sign fixed by the physics
-   above (more shading, glint, shadow, lean, solidity count *for* a pawn; marks,
-   fine detail and an outline *against*), so a feature can only say what it means.
+   above (more shading, glint, shadow, lean, solidity count *for* a pawn; marks
+   and fine detail *against*), so a feature can only say what it means. (A thin
+   dark outline all round was tried as evidence of print and earned no weight.)
    Features that describe one renderer's artwork rather than a pawn (how large a
    blob may be, its offset from the tile centre, its surroundings' brightness) get
    no weight. Each colour is reported at most once (its best blob) and only above
@@ -80,7 +80,7 @@ HUE_RANGES: dict[Color, tuple[tuple[int, int], ...]] = {
 FEATURES: tuple[str, ...] = (
     "log_area", "log_area_small", "log_area_large", "fill", "extent", "saturation", "inner_cv", "inner_range",
     "value_cv", "dark_share", "glint", "centre_offset", "solidity", "elongation", "shadow", "ring_level",
-    "marks", "detail", "smooth_range", "surface", "outline", "width",
+    "marks", "detail", "smooth_range", "surface", "width",
 )  # fmt: skip
 
 _WIDTH = FEATURES.index("width")
@@ -88,7 +88,7 @@ _WIDTH = FEATURES.index("width")
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
 PAWN_WEIGHTS: tuple[float, ...] = (
     -0.4288, 1.88, 0, -9.693, 0, 1.472, 0, 0, -7.119, 0.3749, 1.285, 0, 16.78, 1.522, 1.209, 0, -1.726, -1.63, 9.663,
-    5.038, 0, 0, -12.65,
+    5.038, 0, -12.65,
 )  # fmt: skip
 
 
@@ -417,7 +417,7 @@ def _features(
     a_lo, a_hi = np.percentile(along, [5, 95])
     c_lo, c_hi = np.percentile(across, [5, 95])
     elongation = (a_hi - a_lo + 1.0) / (c_hi - c_lo + 1.0)
-    shadow, ring_level, outline = _surroundings(labels, index, full_hsv, box, centroid, t)
+    shadow, ring_level = _surroundings(labels, index, full_hsv, box, centroid, t)
     log_area = math.log(max(area / (t * t), 1e-3) / 0.16)
     feats = (
         log_area,
@@ -440,7 +440,6 @@ def _features(
         detail,
         smooth_range,
         surface,
-        outline,
         min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6),
     )
     # The foot: the blob end nearest the camera point, moved in by the foot's radius.
@@ -514,15 +513,11 @@ def _shading(value: np.ndarray, inside: np.ndarray, t: int) -> tuple[float, floa
 
 def _surroundings(
     labels: np.ndarray, index: int, hsv: np.ndarray, box: tuple[int, int, int, int], centroid: np.ndarray, t: int
-) -> tuple[float, float, float]:
-    """How one-sided the darkness around a blob is (a cast shadow), the surroundings' level vs the blob's,
-    and how evenly a thin dark rim surrounds it (a printed outline).
+) -> tuple[float, float]:
+    """How one-sided the darkness around a blob is (a cast shadow), and the surroundings' level vs the blob's.
 
     A ring just outside the blob is split in 8 sectors around its centroid; a pawn's
-    shadow darkens some sectors, a printed picture's surroundings are even. A printed
-    picture is often drawn with a dark outline: a rim right at the blob's edge darker
-    than the ring beyond it in (almost) every direction; a pawn's rim is dark only on its
-    shadow side.
+    shadow darkens some sectors, a printed picture's surroundings are even.
     """
     x, y, w, h = box
     g = max(3, round(0.14 * t))
@@ -531,12 +526,11 @@ def _surroundings(
     sub = (labels[y0:y1, x0:x1] == index).astype(np.uint8)
     outer = cv2.dilate(sub, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
     inner = cv2.dilate(sub, np.ones((3, 3), np.uint8))
-    rim_outer = cv2.dilate(sub, np.ones((5, 5), np.uint8))
     ring = (outer > 0) & (inner == 0)
     v = hsv[y0:y1, x0:x1, 2].astype(np.float64)
     ys, xs = np.nonzero(ring)
     if len(ys) < 16:
-        return 0.0, 1.0, 0.0
+        return 0.0, 1.0
     angle = np.arctan2(ys + y0 - centroid[1], xs + x0 - centroid[0])
     sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
     values = v[ys, xs]
@@ -544,33 +538,7 @@ def _surroundings(
     level = float(np.median(values))
     blob_level = float(np.median(v[sub > 0])) if sub.any() else 1.0
     shadow = 1.0 - min(medians) / max(1.0, max(medians))
-    # The outline: the rim (1-2 px outside the blob) against the ring beyond it, per sector.
-    rim = (rim_outer > 0) & (sub == 0)
-    far = ring & (rim_outer == 0)
-    outline = 0.0
-    if rim.sum() >= 8 and far.sum() >= 8:
-        rim_med = _sector_medians(v, rim, (x0, y0), centroid)
-        far_med = _sector_medians(v, far, (x0, y0), centroid)
-        ok = np.isfinite(rim_med) & np.isfinite(far_med)
-        if ok.any():
-            outline = float(np.percentile(1.0 - rim_med[ok] / np.maximum(1.0, far_med[ok]), 25))
-    return shadow, min(level / max(1.0, blob_level), 3.0), outline
-
-
-def _sector_medians(
-    value: np.ndarray, where: np.ndarray, origin: tuple[int, int], centroid: np.ndarray
-) -> np.ndarray:
-    """Median of ``value`` in each of 8 sectors around ``centroid`` (NaN where a sector is empty)."""
-    ys, xs = np.nonzero(where)
-    angle = np.arctan2(ys + origin[1] - centroid[1], xs + origin[0] - centroid[0])
-    sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
-    out = np.full(8, np.nan)
-    values = value[ys, xs]
-    for k in range(8):
-        chosen = values[sector == k]
-        if len(chosen):
-            out[k] = float(np.median(chosen))
-    return out
+    return shadow, min(level / max(1.0, blob_level), 3.0)
 
 
 def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> list[float]:
