@@ -14,6 +14,7 @@ from vision.occlusion import (
     Signals,
     _disturbed_inside,
     _gradient_residuals,
+    _largest_group,
     _segment_positions,
     decide,
     frame_level,
@@ -114,6 +115,12 @@ def test_band_run_needs_an_unclear_edge_tile() -> None:
     assert longest_run(left.reshape(-1), _disturbed_inside({(5, 6)})) == 0
 
 
+def test_largest_group_of_unclear_tiles() -> None:
+    assert _largest_group(set()) == 0
+    assert _largest_group({(0, 0), (3, 3), (6, 6)}) == 1
+    assert _largest_group({(2, 2), (3, 3), (4, 4), (0, 6)}) == 3  # diagonal neighbours touch
+
+
 def test_night_by_most_of_the_frame() -> None:
     rng = np.random.default_rng(3)
     dark_room = rng.integers(0, 20, size=(240, 320, 3)).astype(np.uint8)
@@ -134,7 +141,9 @@ def test_decide_rules() -> None:
     assert decide(Signals(cfg.min_band_run - 1, 0, 0.99, 1), "day", cfg) is None
     assert decide(Signals(0, 12, 0.99, 0), "day", cfg) is None  # glare or a light pool on the wall lattice
     assert decide(Signals(0, 0, cfg.min_quality - 0.01, 0), "day", cfg)
-    assert decide(Signals(0, 0, 0.99, cfg.max_low_tiles + 1), "day", cfg)
+    crowd = cfg.max_low_tiles + 1
+    assert decide(Signals(0, 0, 0.99, crowd, low_cluster=crowd), "day", cfg)
+    assert decide(Signals(0, 0, 0.99, crowd, low_cluster=1), "day", cfg) is None  # scattered: the artwork
     assert decide(Signals(9, 9, 0.9, 3), "night", cfg) is None  # the frame band is not used in the dark
     assert decide(Signals(0, 0, cfg.night_min_quality - 0.01, 0), "night", cfg)
     assert "fixed tiles" in (decide(Signals(0, 0, 0.99, 0, ((0, 0), (2, 2))), "day", cfg) or "")
