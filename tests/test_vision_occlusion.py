@@ -146,6 +146,8 @@ def test_decide_rules() -> None:
     assert decide(Signals(0, 0, 0.99, crowd, low_cluster=1), "day", cfg) is None  # scattered: the artwork
     assert decide(Signals(9, 9, 0.9, 3), "night", cfg) is None  # the frame band is not used in the dark
     assert decide(Signals(0, 0, cfg.night_min_quality - 0.01, 0), "night", cfg)
+    assert decide(Signals(0, 0, 0.95, crowd, low_cluster=crowd), "night", cfg)  # a hand in the dark
+    assert decide(Signals(0, 0, 0.95, crowd, low_cluster=1), "night", cfg) is None
     assert "fixed tiles" in (decide(Signals(0, 0, 0.99, 0, ((0, 0), (2, 2))), "day", cfg) or "")
 
 
