@@ -25,7 +25,7 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    blob (a picture's eyes and spots; a pawn's top is one body) and fine
    brightness structure. Blobs thinner than ``min_width`` are lines of artwork.
 3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`)
-   gives a confidence. It was fitted on ~1700 blobs of 120 boards from two
+   gives a confidence. It was fitted on ~1400 blobs of 120 boards from two
    independent renderers (the team's four looks and a held-out renderer with other
    artwork, pawn shapes and lighting), with each weight's sign fixed by the physics
    above (more shading, glint, shadow, lean, solidity count *for* a pawn; marks
@@ -87,8 +87,8 @@ _WIDTH = FEATURES.index("width")
 
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
 PAWN_WEIGHTS: tuple[float, ...] = (
-    -0.4288, 1.88, 0, -9.693, 0, 1.472, 0, 0, -7.119, 0.3749, 1.285, 0, 16.78, 1.522, 1.209, 0, -1.726, -1.63, 9.663,
-    5.038, 0, -12.65,
+    -3.023, 5.261, 0, -10.24, 0, 0, 0, 0, -14.59, 1.116, 1.895, 0, 18.99, 3.221, 0.9378, 0, -1.139, 0, 14.68, 4.397,
+    0, -14.17,
 )  # fmt: skip
 
 
@@ -114,12 +114,13 @@ class PawnConfig:
     ``wall_distance2``: squared Mahalanobis distance to the wall (or corridor) colour
     under which a pixel is artwork; ``shade_invariant_artwork``/``artwork_lightness_weight``:
     compare in chromaticity plus a little lightness (else in Lab).
-    ``min_confidence``/``night_min_confidence``: report thresholds by lighting. By day 0.55:
+    ``min_confidence``/``night_min_confidence``: report thresholds by lighting. By day 0.6:
     on the fit's boards 0.45-0.6 made about as few per-colour mistakes, the higher end
     fewer extras (an artwork blob reported as a pawn costs the referee more than a pawn
     it tracks unseen). At night
-    0.99: on 40 rendered nights of both renderers no real pawn blob scored 0.9 while 31
-    glowing or lit artwork blobs did.
+    0.995: on 40 rendered nights of both renderers the colours of dark pawns hardly made
+    a blob (the one that did scored 0.05) while glowing or lit artwork blobs scored up
+    to 0.991 - in the dark a pawn is reported only when it is unmistakable.
     ``weights``: the logistic model (see module doc).
     """
 
@@ -133,10 +134,10 @@ class PawnConfig:
     wall_zone: float = 0.27
     corridor_core: float = 0.12
     wall_distance2: float = 6.0
-    min_confidence: float = 0.55
+    min_confidence: float = 0.6
     shade_invariant_artwork: bool = True
     artwork_lightness_weight: float = 0.2
-    night_min_confidence: float = 0.99
+    night_min_confidence: float = 0.995
     calibrated_hue_tolerance: int = 12
     weights: tuple[float, ...] = PAWN_WEIGHTS
     hue_ranges: Mapping[Color, tuple[tuple[int, int], ...]] = field(default_factory=lambda: dict(HUE_RANGES))
