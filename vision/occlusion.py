@@ -46,25 +46,25 @@ class OcclusionConfig:
     frame, ~0.3 tile); ``lightness_weight`` (how much brightness counts next to
     chromaticity, see :func:`shade_invariant`); ``low_confidence`` (a tile reading below it is unclear).
 
-    Decision by day — any of: grid quality under ``min_quality``; a group of more than
-    ``max_low_tiles`` unclear tiles touching each other (a hand hides neighbouring tiles;
-    unclear tiles scattered over a low-contrast or unevenly lit board are the artwork's
-    doing: on held-out boards 2 clean frames of 60 had 3-4 scattered ones, while every
-    hand with 3+ unclear tiles had 3+ together or a poor grid anyway); a run of ``min_band_run`` foreign frame segments
-    with an unclear edge tile beside it (an arm crosses the frame *and* goes on over
-    the tiles). The frame band never decides alone, nor with evidence elsewhere on
-    the board: a pool of LED light, a glare, a shadow band, the frame's own artwork or
-    a striped cloth past a frameless board also change its colour while the tiles
-    beside it stay readable (held-out boards: lone or globally corroborated band runs
-    were 6 false alarms in 30 clean frames, local corroboration 1).
+    Decision by day — any of: grid quality under ``min_quality``; a group of more
+    than ``max_low_tiles`` unclear tiles touching each other (a hand hides
+    neighbouring tiles; unclear tiles scattered over a low-contrast or unevenly lit
+    board are the artwork's doing: on held-out boards 2 clean frames of 60 had 3-4
+    scattered ones, while every hand with 3+ unclear tiles had 3+ together or a poor
+    grid anyway); a run of ``min_band_run`` foreign frame segments with an unclear
+    edge tile beside it (an arm crosses the frame *and* goes on over the tiles). The
+    frame band never decides alone, nor with evidence elsewhere on the board: a pool
+    of LED light, a glare, a shadow band, the frame's own artwork or a striped cloth
+    past a frameless board also change its colour while the tiles beside it stay
+    readable (held-out boards: globally corroborated band runs were 6 false alarms in
+    30 clean frames, locally corroborated ones 1; on ~100 rendered hands of both
+    renderers the local rule missed 2 the global one caught).
     At night the frame band is too noisy to use: quality under ``night_min_quality``,
     more than ``night_max_low_tiles`` unclear tiles, or a group of more than
     ``max_low_tiles`` touching (on 40 clean rendered nights of two renderers the
     largest group was 1 tile; 29 of 30 hands at night made one of 3+, where the
     count and quality rules alone missed 10). ``max_fixed_mismatch``: fixed
     tiles (not under a pawn) read wrong before the frame is called unreadable.
-    Fitted on rendered day/night boards with and without hands (four looks, checked
-    on two more): no clean board flagged, ~97 % of hands caught.
     """
 
     blank_std: float = 4.0
