@@ -21,11 +21,12 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    to small marks (the brightness range after a median filter wider than a
    printed eye or dot, and the range of a quadratic surface fitted with the marks
    and glints left out) — a specular glint, a one-sided shadow around it, and its
-   elongation away from the camera. Against flat artwork: marks enclosed by the
-   blob (a picture's eyes and spots; a pawn's top is one body) and fine
+   elongation away from the camera. Against flat artwork: dark marks enclosed by
+   the blob (a picture's eyes and spots; a pawn's top is one body, its only holes
+   bright glints) and fine
    brightness structure. Blobs thinner than ``min_width`` are lines of artwork.
 3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`)
-   gives a confidence. It was fitted on ~1400 blobs of 120 boards from two
+   gives a confidence. It was fitted on ~2400 blobs of 210 boards from two
    independent renderers (the team's four looks and a held-out renderer with other
    artwork, pawn shapes and lighting), with each weight's sign fixed by the physics
    above (more shading, glint, shadow, lean, solidity count *for* a pawn; marks
@@ -87,8 +88,8 @@ _WIDTH = FEATURES.index("width")
 
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
 PAWN_WEIGHTS: tuple[float, ...] = (
-    -3.023, 5.261, 0, -10.24, 0, 0, 0, 0, -14.59, 1.116, 1.895, 0, 18.99, 3.221, 0.9378, 0, -1.139, 0, 14.68, 4.397,
-    0, -14.17,
+    -2.264, 5.412, 0, -14.43, 0, 0.7746, 0, 0, -14.43, 2.165, 1.355, 0, 22.6, 3.208, 1.279, 0, -6.646, 0, 16.12, 2.896,
+    0, -14.79,
 )  # fmt: skip
 
 
@@ -114,13 +115,13 @@ class PawnConfig:
     ``wall_distance2``: squared Mahalanobis distance to the wall (or corridor) colour
     under which a pixel is artwork; ``shade_invariant_artwork``/``artwork_lightness_weight``:
     compare in chromaticity plus a little lightness (else in Lab).
-    ``min_confidence``/``night_min_confidence``: report thresholds by lighting. By day 0.6:
-    on the fit's boards 0.45-0.6 made about as few per-colour mistakes, the higher end
-    fewer extras (an artwork blob reported as a pawn costs the referee more than a pawn
-    it tracks unseen). At night
+    ``min_confidence``/``night_min_confidence``: report thresholds by lighting. By day 0.5:
+    on the fit's boards 0.45-0.6 made about as few per-colour mistakes (0.5 also keeps
+    a flat green LED pool on a team-renderer fixture out; an artwork blob reported as a
+    pawn costs the referee more than a pawn it tracks unseen). At night
     0.995: on 40 rendered nights of both renderers the colours of dark pawns hardly made
     a blob (the one that did scored 0.05) while glowing or lit artwork blobs scored up
-    to 0.991 - in the dark a pawn is reported only when it is unmistakable.
+    to 0.992 - in the dark a pawn is reported only when it is unmistakable.
     ``weights``: the logistic model (see module doc).
     """
 
@@ -134,7 +135,7 @@ class PawnConfig:
     wall_zone: float = 0.27
     corridor_core: float = 0.12
     wall_distance2: float = 6.0
-    min_confidence: float = 0.6
+    min_confidence: float = 0.5
     shade_invariant_artwork: bool = True
     artwork_lightness_weight: float = 0.2
     night_min_confidence: float = 0.995
@@ -404,7 +405,8 @@ def _features(
     holes = (hull > 0) & ~blob
     shine = (v_all > 190) & (hsv[..., 1] < 90)
     glint = float((holes & shine).sum()) * (48.0 / t) ** 2
-    marks = _enclosed(blob) & ~shine
+    body_level = float(np.median(v)) if len(v) else 0.0
+    marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
     marks_px = float(marks.sum()) * (48.0 / t) ** 2
     detail = _detail(v_all, inner, t)
     smooth_range, surface = _shading(v_all, inner if inner.sum() >= 5 else blob, t)
@@ -454,7 +456,7 @@ def _enclosed(blob: np.ndarray) -> np.ndarray:
     """Pixels the blob surrounds completely but that are not of its colour (eyes, spots, printed detail).
 
     A printed picture carries marks inside its outline; a pawn's top seen from above is
-    one lit body (its only holes are specular glints, which the caller leaves out).
+    one lit body (its only holes are specular glints; the caller keeps dark marks only).
     """
     padded = np.pad(blob.astype(np.uint8), 1)
     outside = padded.copy()
