@@ -23,15 +23,15 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    and glints left out) — a specular glint, a one-sided shadow around it, and its
    elongation away from the camera. Against flat artwork: dark marks enclosed by
    the blob (a picture's eyes and spots; a pawn's top is one body, its only holes
-   bright glints) and fine
-   brightness structure. Blobs thinner than ``min_width`` are lines of artwork.
+   bright glints). Blobs thinner than ``min_width`` are lines of artwork.
 3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`)
    gives a confidence. It was fitted on ~2400 blobs of 210 boards from two
    independent renderers (the team's four looks and a held-out renderer with other
    artwork, pawn shapes and lighting), with each weight's sign fixed by the physics
    above (more shading, glint, shadow, lean, solidity count *for* a pawn; marks
-   and fine detail *against*), so a feature can only say what it means. (A thin
-   dark outline all round was tried as evidence of print and earned no weight.)
+   *against*), so a feature can only say what it means. (Fine brightness detail
+   and a thin dark outline all round were tried as evidence of print and earned
+   no weight.)
    Features that describe one renderer's artwork rather than a pawn (how large a
    blob may be, its offset from the tile centre, its surroundings' brightness) get
    no weight. Each colour is reported at most once (its best blob) and only above
@@ -81,15 +81,15 @@ HUE_RANGES: dict[Color, tuple[tuple[int, int], ...]] = {
 FEATURES: tuple[str, ...] = (
     "log_area", "log_area_small", "log_area_large", "fill", "extent", "saturation", "inner_cv", "inner_range",
     "value_cv", "dark_share", "glint", "centre_offset", "solidity", "elongation", "shadow", "ring_level",
-    "marks", "detail", "smooth_range", "surface", "width",
+    "marks", "smooth_range", "surface", "width",
 )  # fmt: skip
 
 _WIDTH = FEATURES.index("width")
 
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
 PAWN_WEIGHTS: tuple[float, ...] = (
-    -2.264, 5.412, 0, -14.43, 0, 0.7746, 0, 0, -14.43, 2.165, 1.355, 0, 22.6, 3.208, 1.279, 0, -6.646, 0, 16.12, 2.896,
-    0, -14.79,
+    -2.264, 5.412, 0, -14.43, 0, 0.7746, 0, 0, -14.43, 2.165, 1.355, 0, 22.6, 3.208, 1.279, 0, -6.646, 16.12, 2.896, 0,
+    -14.79,
 )  # fmt: skip
 
 
@@ -408,7 +408,6 @@ def _features(
     body_level = float(np.median(v)) if len(v) else 0.0
     marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
     marks_px = float(marks.sum()) * (48.0 / t) ** 2
-    detail = _detail(v_all, inner, t)
     smooth_range, surface = _shading(v_all, inner if inner.sum() >= 5 else blob, t)
     centroid = pts.mean(axis=0)
     offset = math.hypot(((centroid[0] - m) / t) % 1 - 0.5, ((centroid[1] - m) / t) % 1 - 0.5)
@@ -440,7 +439,6 @@ def _features(
         shadow,
         ring_level,
         math.log1p(marks_px) / 3.0,
-        detail,
         smooth_range,
         surface,
         min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6),
@@ -463,20 +461,6 @@ def _enclosed(blob: np.ndarray) -> np.ndarray:
     mask = np.zeros((padded.shape[0] + 2, padded.shape[1] + 2), np.uint8)
     cv2.floodFill(outside, mask, (0, 0), 2)
     return (outside[1:-1, 1:-1] == 0)
-
-
-def _detail(value: np.ndarray, inner: np.ndarray, t: int) -> float:
-    """Fine structure of the brightness inside the blob (relative to its level), away from the rim.
-
-    A lit solid's shading is a smooth ramp; printed artwork has sharp strokes and
-    dots. The brightness minus a blur of ~0.06 tile keeps only the fine structure.
-    """
-    if int(inner.sum()) < 5:
-        return 0.0
-    v = value.astype(np.float32)
-    smooth = cv2.GaussianBlur(v, (0, 0), max(1.0, 0.06 * t))
-    inside = v[inner]
-    return float(np.mean(np.abs(inside - smooth[inner])) / max(1.0, float(inside.mean())))
 
 
 def _shading(value: np.ndarray, inside: np.ndarray, t: int) -> tuple[float, float]:
