@@ -108,6 +108,12 @@ def test_band_run_needs_an_unclear_edge_tile() -> None:
     assert longest_run(flags.reshape(-1), _disturbed_inside({(3, 3)})) == 0  # not an edge tile
     assert longest_run(flags.reshape(-1), _disturbed_inside({(0, 3)})) == 3
     assert longest_run(flags.reshape(-1), _disturbed_inside({(1, 4)})) == 3  # second row, a tile along
+    # Both outer corners of edge tile (0, 3) foreign on the lattice: fingers over a tile that still reads.
+    foreign = np.zeros((8, 8), dtype=bool)
+    foreign[0, 3:5] = True
+    assert longest_run(flags.reshape(-1), _disturbed_inside(set(), foreign)) == 3
+    foreign[0, 4] = False  # one corner only: glare or a picture's edge
+    assert longest_run(flags.reshape(-1), _disturbed_inside(set(), foreign)) == 0
     # Left side, bottom to top in ring order: segments 10..12 are rows 5-6, column 0.
     left = np.zeros((4, 14), dtype=np.int8)
     left[3, 10:13] = 1
