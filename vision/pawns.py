@@ -278,9 +278,8 @@ def zones(rect: Rectified, tiles: Sequence[TileReading], zone: float = 0.27, cor
     return out
 
 
-def _gaussian(lab: np.ndarray, zone: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Robust Lab mean and inverse covariance of the pixels in ``zone`` (None when too few)."""
-    samples = lab[zone][::11].astype(np.float64)
+def _gaussian(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Robust mean and inverse covariance of ``samples`` ((n, 3) float64; None when too few)."""
     if len(samples) < 50:
         return None
     keep = samples
@@ -351,20 +350,18 @@ def _drop_artwork(
 ) -> dict[Color, np.ndarray]:
     """Remove pixels that look like this frame's corridor (anywhere) or walls (outside the corridor core)."""
     wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
-    coloured = np.zeros(wall.shape, dtype=bool)
-    for mask in masks.values():
-        coloured |= mask
+    coloured = np.logical_or.reduce(list(masks.values())) if masks else np.zeros(wall.shape, dtype=bool)
     ys, xs = np.nonzero(coloured)
     if len(ys) == 0:
         return masks
-    if cfg.shade_invariant_artwork:
-        lab = shade_invariant(rect.image, cfg.artwork_lightness_weight)
-    else:
-        lab = cv2.cvtColor(rect.image, cv2.COLOR_BGR2Lab)
-    values = lab[ys, xs].astype(np.float64)
+    width = wall.shape[1]
+    # The colour transform is per pixel, so it is computed only where it is read: the
+    # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
+    flat = (ys * width + xs, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
+    values, wall_samples, arm_samples = _artwork_colours(rect.image, flat, cfg)
     artwork = np.zeros(len(ys), dtype=bool)
-    for zone, where in ((wall, ~corridor[ys, xs]), (arms, np.ones(len(ys), dtype=bool))):
-        gauss = _gaussian(lab, zone)
+    for samples, where in ((wall_samples, ~corridor[ys, xs]), (arm_samples, np.ones(len(ys), dtype=bool))):
+        gauss = _gaussian(samples)
         if gauss is None:
             continue
         mu, inv = gauss
@@ -373,6 +370,21 @@ def _drop_artwork(
     drop = np.zeros(wall.shape, dtype=bool)
     drop[ys[artwork], xs[artwork]] = True
     return {color: mask & ~drop for color, mask in masks.items()}
+
+
+def _artwork_colours(image: np.ndarray, flat: Sequence[np.ndarray], cfg: PawnConfig) -> list[np.ndarray]:
+    """The artwork comparison colours (float64, (n, 3)) of the pixels at each array of flat indices.
+
+    Shade-invariant chromaticity is a per-pixel formula, so it is applied to the few
+    gathered pixels only (the same numbers as over the whole image, at a fraction of
+    the cost); Lab goes through OpenCV on the whole image as before.
+    """
+    if cfg.shade_invariant_artwork:
+        pixels = image.reshape(-1, image.shape[2])
+        weight = cfg.artwork_lightness_weight
+        return [shade_invariant(pixels[i][:, None, :], weight).reshape(-1, 3).astype(np.float64) for i in flat]
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    return [lab[i].astype(np.float64) for i in flat]
 
 
 def _features(
