@@ -12,6 +12,8 @@ from companion.board import Color, random_setup
 from vision.pawns import (
     ColourModel,
     PawnConfig,
+    _median,
+    _percentiles,
     candidates,
     confidence,
     erase,
@@ -152,3 +154,14 @@ def test_a_lit_raised_body_outscores_a_flat_printed_picture() -> None:
         assert len(found) == 1
         scores[draw] = confidence(found[0].features)
     assert scores["dome"] >= PawnConfig().min_confidence > scores["print"]
+
+
+def test_fast_percentiles_and_median_equal_numpys_bit_for_bit() -> None:
+    """The features' order statistics must be numpy's exactly, or a refit's decisions could shift."""
+    rng = np.random.default_rng(7)
+    for trial in range(600):
+        n = int(rng.integers(1, 200))
+        values = rng.integers(0, 256, n).astype(np.float64) if trial % 2 else rng.normal(0.0, 40.0, n)
+        for percents in ((5, 95), (10, 90), (95,), (0, 50, 100)):
+            assert _percentiles(values, percents) == [float(q) for q in np.percentile(values, list(percents))]
+        assert _median(values) == float(np.median(values))
