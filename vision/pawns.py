@@ -297,12 +297,17 @@ def _gaussian(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 # --------------------------------------------------------------------------- detection
 
 
-def _hue_mask(hsv: np.ndarray, ranges: Iterable[tuple[int, int]], cfg: PawnConfig) -> np.ndarray:
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+def _hue_only(h: np.ndarray, ranges: Iterable[tuple[int, int]]) -> np.ndarray:
+    """Pixels whose OpenCV hue ``h`` lies in one of ``ranges`` (inclusive)."""
     hue = np.zeros(h.shape, dtype=bool)
     for lo, hi in ranges:
         hue |= (h >= lo) & (h <= hi)
-    return hue & (s >= cfg.min_saturation) & (v >= cfg.min_value)
+    return hue
+
+
+def _hue_mask(hsv: np.ndarray, ranges: Iterable[tuple[int, int]], cfg: PawnConfig) -> np.ndarray:
+    """Pixels of a pawn hue that are clearly saturated and lit."""
+    return _hue_only(hsv[..., 0], ranges) & (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value)
 
 
 def candidates(
@@ -319,7 +324,9 @@ def candidates(
     inside = np.zeros(hsv.shape[:2], dtype=bool)
     inside[m : m + SIZE * t, m : m + SIZE * t] = True
     ranges = model.hue_ranges(cfg.hue_ranges, cfg.calibrated_hue_tolerance) if model else cfg.hue_ranges
-    masks = {color: _hue_mask(hsv, rng, cfg) & inside for color, rng in ranges.items()}
+    # Saturation, value and the tile area are the same test for every colour: computed once.
+    lit = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value) & inside
+    masks = {color: _hue_only(hsv[..., 0], rng) & lit for color, rng in ranges.items()}
     if tiles is not None and len(tiles) == SIZE * SIZE:
         masks = _drop_artwork(rect, tiles, masks, cfg)
     cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
@@ -405,7 +412,8 @@ def _features(
     v_all = hsv[..., 2]
     v = v_all[blob].astype(np.float64)
     k = max(3, round(t / 10)) | 1
-    inner = cv2.erode(np.pad(blob.astype(np.uint8), 1), np.ones((k, k), np.uint8))[1:-1, 1:-1] > 0
+    # Outside the box counts as background (the blob's rim at the box edge erodes too).
+    inner = cv2.erode(blob.view(np.uint8), np.ones((k, k), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
     vin = v_all[inner].astype(np.float64) if inner.sum() >= 5 else v
     p10, p90 = _percentiles(vin, (10, 90))
     (p95,) = _percentiles(v, (95,))
