@@ -12,6 +12,7 @@ from companion.board import Color, random_setup
 from vision.pawns import (
     ColourModel,
     PawnConfig,
+    _group_medians,
     _median,
     _percentiles,
     candidates,
@@ -165,3 +166,15 @@ def test_fast_percentiles_and_median_equal_numpys_bit_for_bit() -> None:
         for percents in ((5, 95), (10, 90), (95,), (0, 50, 100)):
             assert _percentiles(values, percents) == [float(q) for q in np.percentile(values, list(percents))]
         assert _median(values) == float(np.median(values))
+
+
+def test_sector_medians_of_8_bit_values_equal_the_general_path() -> None:
+    """The integer-key sort for 8-bit values must give the lexsort's per-group medians exactly."""
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        n = int(rng.integers(1, 300))
+        values = rng.integers(0, 256, n).astype(np.uint8)
+        groups = rng.integers(0, 8, n)
+        expected = [float(np.median(values[groups == g])) for g in range(8) if np.any(groups == g)]
+        assert _group_medians(values, groups, 8) == expected
+        assert _group_medians(values.astype(np.float64), groups, 8) == expected

@@ -540,8 +540,9 @@ def _surroundings(
         return 0.0, 1.0
     angle = np.arctan2(ys + y0 - centroid[1], xs + x0 - centroid[0])
     sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
-    values = v[ys, xs]
-    medians = _group_medians(values, sector, 8)
+    raw = hsv[y0:y1, x0:x1, 2][ys, xs]
+    values = raw.astype(np.float64)
+    medians = _group_medians(raw, sector, 8)
     level = _median(values)
     blob_level = _median(v[sub > 0]) if sub.any() else 1.0
     shadow = 1.0 - min(medians) / max(1.0, max(medians))
@@ -549,9 +550,15 @@ def _surroundings(
 
 
 def _group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> list[float]:
-    """Median of ``values`` per group 0..count-1 (empty groups skipped), with one sort instead of one per group."""
-    order = np.lexsort((values, groups))
-    ordered = values[order]
+    """Median of ``values`` per group 0..count-1 (empty groups skipped), with one sort instead of one per group.
+
+    8-bit values sort as one integer key (group x 256 + value), several times faster
+    than a lexsort and the same order statistics.
+    """
+    if values.dtype == np.uint8:
+        ordered = (np.sort(groups.astype(np.int64) * 256 + values) & 255).astype(np.float64)
+    else:
+        ordered = values[np.lexsort((values, groups))]
     sizes = np.bincount(groups, minlength=count)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     out = []
