@@ -11,7 +11,7 @@ import pytest
 from companion.board import FIXED_TILES, SIZE, Tile
 from vision.rectify import Rectified, rectify, rectify_homography
 from vision.render import random_scene
-from vision.tiles import GOOD_GRID_QUALITY, TilesConfig, decode, grid_quality, read_tiles
+from vision.tiles import GOOD_GRID_QUALITY, TilesConfig, decode, grid_quality, read_tiles, view_bands
 
 
 @cache
@@ -184,6 +184,21 @@ def test_grid_quality_separates_right_and_wrong_geometry() -> None:
     assert good > GOOD_GRID_QUALITY
     assert half < 0.8 < GOOD_GRID_QUALITY
     assert one < 0.8
+
+
+def test_shared_band_features_give_the_same_readings_and_quality() -> None:
+    # The reader computes a view's features once for its tile read and its grid quality.
+    image, label = scene(13, "hedge")
+    corners = np.array(label["corners"])
+    cfg = TilesConfig(edge_hi=0.2)
+    for rect in (rectify(image, corners), rectify(image, corners + 9.0)):
+        for config in (None, cfg):
+            bands = view_bands(rect, config)
+            exclude = {(1, 1), (3, 4)}
+            assert read_tiles(rect, config, exclude, bands=bands) == read_tiles(rect, config, exclude)
+            assert grid_quality(rect, config, bands=bands) == grid_quality(rect, config)
+    other = view_bands(rect, cfg)
+    assert not np.array_equal(other.usual, view_bands(rect).usual)  # the config does place the bands
 
 
 def test_excluded_squares_do_not_teach_the_model() -> None:

@@ -36,7 +36,7 @@ from vision import pawns as pawn_mod
 from vision import treasures as treasure_mod
 from vision.locate import BoardNotFoundError, find_board
 from vision.rectify import Rectified, rectify
-from vision.tiles import grid_quality, read_tiles
+from vision.tiles import DEFAULT_CONFIG, grid_quality, read_tiles, view_bands
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,9 @@ class BoardReader:
         if occ.sharpness(rect) < cfg.occlusion.blur_ratio:
             return unreadable("frame too blurred to read")
         centre = rect.to_rect([(image.shape[1] / 2.0, image.shape[0] / 2.0)])[0]
-        first = read_tiles(rect, cfg.tiles)
+        # Each view's band features are computed once and shared by its tile read and grid quality.
+        first_bands = view_bands(rect, cfg.tiles)
+        first = read_tiles(rect, cfg.tiles, bands=first_bands)
         detections = pawn_mod.find_pawns(
             rect, first, cfg.pawns, self.colour_model, lighting=lighting, camera=centre
         )
@@ -153,8 +155,12 @@ class BoardReader:
         exclude = pawn_mod.covered_squares(detections, rect)
         # Read the openings again with the pawns painted out (better than down-weighting their squares).
         erased = pawn_mod.erase(rect, detections)
-        tiles = read_tiles(erased, cfg.tiles) if detections else first
-        quality = float(grid_quality(erased))
+        bands = view_bands(erased, cfg.tiles) if detections else first_bands  # no pawns: erased is rect
+        tiles = read_tiles(erased, cfg.tiles, bands=bands) if detections else first
+        # The grid quality has always been judged with the default tile settings; the
+        # shared features serve it only when the tile read uses those settings too.
+        shared = bands if cfg.tiles is None or cfg.tiles == DEFAULT_CONFIG else None
+        quality = float(grid_quality(erased, bands=shared))
         reading.grid_quality = quality
         boxes = [d.box for d in detections]
         signals = occ.signals(rect, image.shape, tiles, quality, exclude, boxes, cfg.occlusion)

@@ -55,11 +55,13 @@ __all__ = [
     "GOOD_GRID_QUALITY",
     "TileModel",
     "TilesConfig",
+    "ViewBands",
     "edge_features",
     "fit_model",
     "grid_quality",
     "lab_view",
     "read_tiles",
+    "view_bands",
 ]
 
 _BITS = np.array([1, 2, 4, 8])
@@ -390,6 +392,26 @@ def _outer_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarr
     return _band_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi), integrals)
 
 
+@dataclass(frozen=True)
+class ViewBands:
+    """Both bands' edge features of one view (:func:`view_bands`), each (7, 7, 4, 12).
+
+    The reader reads a view's tiles and its grid quality from the same features;
+    computing them once (one Lab conversion, one set of integral images) instead of
+    per call changes nothing in the results, only the time.
+    """
+
+    usual: np.ndarray
+    outer: np.ndarray
+
+
+def view_bands(rect: Rectified, config: TilesConfig | None = None) -> ViewBands:
+    """The usual and the border-hugging band's features of a view, for :func:`read_tiles` and :func:`grid_quality`."""
+    cfg = config or DEFAULT_CONFIG
+    integrals = _view_integrals(rect)
+    return ViewBands(_band_features(rect, cfg, integrals), _outer_features(rect, cfg, integrals))
+
+
 def edge_probabilities(
     rect: Rectified, config: TilesConfig | None = None, exclude: Iterable[Square] | None = None
 ) -> tuple[np.ndarray, TileModel]:
@@ -406,13 +428,14 @@ def edge_probabilities(
 
 
 def _side_logits(
-    rect: Rectified, cfg: TilesConfig, exclude: Iterable[Square] | None
+    rect: Rectified, cfg: TilesConfig, exclude: Iterable[Square] | None, bands: ViewBands | None = None
 ) -> tuple[np.ndarray, np.ndarray, TileModel]:
     """Combined open log-odds of every side (7, 7, 4), the excluded squares and the usual band's model."""
     excluded = _excluded_grid(exclude)
-    integrals = _view_integrals(rect)
-    usual = _read_band(_band_features(rect, cfg, integrals), excluded, cfg)
-    outer = _read_band(_outer_features(rect, cfg, integrals), excluded, cfg)
+    if bands is None:
+        bands = view_bands(rect, cfg)
+    usual = _read_band(bands.usual, excluded, cfg)
+    outer = _read_band(bands.outer, excluded, cfg)
     # No tile has four openings: four open-looking sides mean something over the centre
     # (a dark pawn at night looks like corridor), so the border band decides there too.
     covered = (usual.logit > 0).all(axis=2)
@@ -482,15 +505,19 @@ def _shape_prior(strength: float) -> np.ndarray:
 
 
 def read_tiles(
-    rect: Rectified, config: TilesConfig | None = None, exclude: set[Square] | None = None
+    rect: Rectified,
+    config: TilesConfig | None = None,
+    exclude: set[Square] | None = None,
+    bands: ViewBands | None = None,
 ) -> list[TileReading]:
     """Read the 49 tiles (row-major) of a rectified board.
 
     ``exclude``: squares where a pawn or a hand hides the tile; they neither
-    teach the model nor give confident answers.
+    teach the model nor give confident answers. ``bands``: this view's
+    :func:`view_bands` (with the same ``config``), when the caller has them.
     """
     cfg = config or DEFAULT_CONFIG
-    logit, excluded, model = _side_logits(rect, cfg, exclude)
+    logit, excluded, model = _side_logits(rect, cfg, exclude, bands)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
     # The edges stay the frame's evidence (the referee and grid_quality weigh them);
     # only the decoded shape of a fixed square leans on its known openings.
@@ -510,7 +537,12 @@ def read_tiles(
     return out
 
 
-def grid_quality(rect: Rectified, config: TilesConfig | None = None, features: np.ndarray | None = None) -> float:
+def grid_quality(
+    rect: Rectified,
+    config: TilesConfig | None = None,
+    features: np.ndarray | None = None,
+    bands: ViewBands | None = None,
+) -> float:
     """How well the geometry fits a Labyrinth board, 0..1 (about 0.5 for a wrong grid, near 1 for a right one).
 
     The share of the 16 fixed tiles' 64 known edges whose side (open/closed)
@@ -519,18 +551,21 @@ def grid_quality(rect: Rectified, config: TilesConfig | None = None, features: n
     Both bands are read as :func:`edge_probabilities` reads them (12 fixed
     tiles carry a picture, which may reach into the usual band); the 16 folds
     are solved together in closed form. ``features``: the view's
-    :func:`edge_features` with ``shade_free``, when the caller has them.
+    :func:`edge_features` with ``shade_free``, when the caller has them; ``bands``:
+    both bands' (:func:`view_bands` with the same ``config``).
     """
     cfg = config or DEFAULT_CONFIG
-    integrals = _view_integrals(rect)
-    feats = _band_features(rect, cfg, integrals) if features is None else features
-    bands = []
-    for band_feats in (feats, _outer_features(rect, cfg, integrals)):
+    if bands is None:
+        integrals = _view_integrals(rect)
+        feats = _band_features(rect, cfg, integrals) if features is None else features
+        bands = ViewBands(feats, _outer_features(rect, cfg, integrals))
+    read = []
+    for band_feats in (bands.usual, bands.outer):
         known = band_feats[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]  # (64, F)
         logit, distance = _held_out(known, cfg)
         model = TileModel(np.zeros(1), 1.0, 0.0, 1.0)  # unused: only the logits and weights combine
-        bands.append(_Band(model, logit[None, :, None], _typical_weight(distance, known.shape[1], cfg)[None, :, None]))
-    logit = _combine(bands[0], bands[1], np.zeros((1, len(_FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
+        read.append(_Band(model, logit[None, :, None], _typical_weight(distance, known.shape[1], cfg)[None, :, None]))
+    logit = _combine(read[0], read[1], np.zeros((1, len(_FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
     prob = _floored(logit, cfg.prob_floor)
     agree = np.where(_FIXED_OPEN, prob, 1.0 - prob)
     return float(agree.mean())
