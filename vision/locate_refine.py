@@ -48,16 +48,20 @@ class _Geometry:
     def undistort(self, observed: np.ndarray, k: float | None = None) -> np.ndarray:
         kk = self.k if k is None else k
         d = observed - self.centre
-        r2 = (d * d).sum(axis=-1, keepdims=True) / self.scale**2
-        return self.centre + d * (1.0 + kk * r2)
+        r2 = (d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1]) / self.scale**2
+        return self.centre + d * (1.0 + kk * r2)[..., None]
 
     def distort(self, ideal: np.ndarray) -> np.ndarray:
+        # Per coordinate plane (x, y apart): the same arithmetic as on (N, 2) rows, without
+        # the strided two-element reductions, which cost most of the sampling map's time.
         d = ideal - self.centre
-        p = d.copy()
+        dx, dy = np.ascontiguousarray(d[..., 0]), np.ascontiguousarray(d[..., 1])
+        px, py = dx, dy
+        s2 = self.scale**2
         for _ in range(4):  # fixed point of p = d / (1 + k |p|²): converges fast for lens-sized k
-            r2 = (p * p).sum(axis=-1, keepdims=True) / self.scale**2
-            p = d / (1.0 + self.k * r2)
-        return self.centre + p
+            den = 1.0 + self.k * ((px * px + py * py) / s2)
+            px, py = dx / den, dy / den
+        return self.centre + np.stack([px, py], axis=-1)
 
     def to_image(self, board: np.ndarray) -> np.ndarray:
         """Board coordinates (tile units, N x 2) -> observed image pixels."""
@@ -122,7 +126,7 @@ def refine_corners(
         lab = tile_mod.lab_view(view)
         feats = tile_mod.edge_features(view, lab=lab)
         model = tile_mod.learn(feats)
-        last_sep, last_corners = model.separation, geo.corners()
+        last_sep, last_corners = model.separation, previous  # previous is geo.corners(), computed last pass
         if last_sep > best_sep:
             best_sep, best_corners = last_sep, last_corners
         if it == cfg.refine_iterations:
@@ -225,13 +229,14 @@ def _fit_geometry(
     # Lens-sized k only: a runaway k would bend the grid to fit biased arms.
     ks = np.clip(geo.k + np.linspace(-0.08, 0.08, 5), -0.1, 0.35) if fit_k else np.array([geo.k])
     weights = np.ones(len(observed))
-    best: tuple[float, np.ndarray, float] | None = None
+    norm, prior = _normalisation(geo)  # the same for every solve below: computed once
+    best: tuple[float, np.ndarray, float, np.ndarray] | None = None
     for _ in range(3):
         results = []
         for k in ks:
-            sol = _solve_board_from_ideal(geo, observed, axis, expected, weights, float(k))
+            sol = _solve_board_from_ideal(geo, observed, axis, expected, weights, float(k), norm, prior)
             if sol is not None:
-                results.append((sol[1], sol[0], float(k)))
+                results.append((sol[1], sol[0], float(k), sol[2]))
         if not results:
             return None
         if fit_k and len(results) >= 3:
@@ -244,12 +249,14 @@ def _fit_geometry(
                 if den > 0:
                     k_star = kk[i] + 0.5 * (cost[i - 1] - cost[i + 1]) / den * (kk[1] - kk[0])
                     k_star = float(np.clip(k_star, -0.1, 0.35))
-                    sol = _solve_board_from_ideal(geo, observed, axis, expected, weights, float(k_star))
+                    sol = _solve_board_from_ideal(
+                        geo, observed, axis, expected, weights, float(k_star), norm, prior
+                    )
                     if sol is not None:
-                        results.append((sol[1], sol[0], float(k_star)))
+                        results.append((sol[1], sol[0], float(k_star), sol[2]))
         best = min(results, key=lambda r: r[0] * (1.0 + (r[2] / K_PRIOR) ** 2))
-        _, hom, k = best
-        resid = np.abs(_predict(hom, geo.undistort(observed, k), axis) - expected)
+        _, hom, k, ideal = best  # ideal: the observed points undistorted with this very k
+        resid = np.abs(_predict(hom, ideal, axis) - expected)
         scale = max(1.4826 * float(np.median(resid)), floor)  # tile units; wide while far from converged
         weights = 1.0 / np.maximum(1.0, resid / (1.5 * scale))
         weights[resid > 4 * scale] = 0.0
@@ -263,10 +270,30 @@ def _predict(hom: np.ndarray, ideal: np.ndarray, axis: np.ndarray) -> np.ndarray
     return np.where(axis == 0, board[:, 0], board[:, 1])
 
 
+def _normalisation(geo: _Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """Image-coordinate normalisation (for conditioning) and the current model in it, as the fit's prior."""
+    inv_s = 1.0 / geo.scale
+    norm = np.array([[inv_s, 0, -geo.centre[0] * inv_s], [0, inv_s, -geo.centre[1] * inv_s], [0, 0, 1]])
+    prior = geo.board_from_ideal @ np.linalg.inv(norm)
+    return norm, (prior / prior[2, 2]).ravel()[:8]
+
+
 def _solve_board_from_ideal(
-    geo: _Geometry, observed: np.ndarray, axis: np.ndarray, expected: np.ndarray, weights: np.ndarray, k: float
-) -> tuple[np.ndarray, float] | None:
-    """Weighted linear fit of the 8 homography parameters from 1-D constraints; returns it and its cost."""
+    geo: _Geometry,
+    observed: np.ndarray,
+    axis: np.ndarray,
+    expected: np.ndarray,
+    weights: np.ndarray,
+    k: float,
+    norm: np.ndarray,
+    prior: np.ndarray,
+) -> tuple[np.ndarray, float, np.ndarray] | None:
+    """Weighted linear fit of the 8 homography parameters from 1-D constraints.
+
+    ``norm`` and ``prior`` come from :func:`_normalisation` of ``geo``. Returns
+    the homography, its cost and the undistorted points (the caller's
+    residuals reuse them rather than undistorting again).
+    """
     ideal = geo.undistort(observed, k)
     # Normalise image coordinates for conditioning.
     u = (ideal[:, 0] - geo.centre[0]) / geo.scale
@@ -277,10 +304,6 @@ def _solve_board_from_ideal(
     rows[~is_x, 3], rows[~is_x, 4], rows[~is_x, 5] = u[~is_x], v[~is_x], 1.0
     rows[:, 6], rows[:, 7] = -expected * u, -expected * v
     # A weak pull toward the current model keeps directions the arms do not pin down in place.
-    inv_s = 1.0 / geo.scale
-    norm = np.array([[inv_s, 0, -geo.centre[0] * inv_s], [0, inv_s, -geo.centre[1] * inv_s], [0, 0, 1]])
-    prior = geo.board_from_ideal @ np.linalg.inv(norm)
-    prior = (prior / prior[2, 2]).ravel()[:8]
     lam = 1e-4 * max(float(weights.sum()), 1.0)
     lhs = rows.T @ (rows * weights[:, None]) + lam * np.eye(8)
     rhs = rows.T @ (expected * weights) + lam * prior
@@ -290,4 +313,4 @@ def _solve_board_from_ideal(
         return None
     hom = np.append(hn, 1.0).reshape(3, 3) @ norm
     resid = _predict(hom, ideal, axis) - expected
-    return hom, float((weights * resid * resid).sum() / max(weights.sum(), 1e-9))
+    return hom, float((weights * resid * resid).sum() / max(weights.sum(), 1e-9)), ideal
