@@ -128,6 +128,34 @@ def test_same_treasure_matches_better_than_other_treasures() -> None:
     assert np.median(same) < np.percentile(other, 25)
 
 
+@pytest.mark.parametrize("radius", [0.15, 0.3])
+def test_picture_shares_count_the_whole_disc(radius: float) -> None:
+    # describe() measures colour distances only on the discs' pixels; the shares must be
+    # those of the whole tile's distance map, also when the search disc is the larger one.
+    import cv2
+
+    from vision.rectify import rectify
+    from vision.tiles import read_tiles
+    from vision.treasures import TreasureConfig, _corridor_colours, _disc_geometry, describe
+
+    image, label = _render(54, "classic")
+    rect = rectify(image, np.array(label["corners"], dtype=np.float32))
+    tiles = read_tiles(rect)
+    cfg = TreasureConfig(radius=radius)
+    t = rect.tile_px
+    grid = rect.tiles_array().reshape(-1, t, 3)
+    lab = cv2.cvtColor(grid, cv2.COLOR_BGR2Lab).reshape(49, t, t, 3).astype(np.float32)
+    ref, texture = _corridor_colours(lab, tiles, t)
+    dist = np.linalg.norm(lab - ref[:, None, None, :], axis=3)
+    foreign = dist > np.maximum(cfg.foreign_distance, cfg.texture_factor * texture)[:, None, None]
+    disc, _ = _disc_geometry(t, radius)
+    expected = (foreign & disc).reshape(49, -1).sum(axis=1) / disc.sum()
+    pictures = describe(rect, tiles, cfg)
+    assert [p.share for p in pictures] == pytest.approx(list(expected), rel=1e-12)
+    assert sum(p.treasure for p in pictures) >= 10
+    assert all(len(p.descriptor) == 40 for p in pictures if p.treasure)
+
+
 def test_benchmarks_are_registered() -> None:
     from vision.bench import benchmarks, candidate_boards
 

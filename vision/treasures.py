@@ -84,15 +84,21 @@ def describe(
     t = rect.tile_px
     grid = rect.tiles_array()  # (7, 7, t, t, 3) BGR
     flat = grid.reshape(-1, t, 3)
-    lab = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(SIZE * SIZE, t, t, 3).astype(np.float32)
-    hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV).reshape(SIZE * SIZE, t, t, 3)
+    lab8 = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(SIZE * SIZE, t * t, 3)
+    hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV).reshape(SIZE * SIZE, t * t, 3)
     disc, _ = _disc_geometry(t, cfg.radius)
     wide, ring = _disc_geometry(t, cfg.describe_radius)
-    ref, texture = _corridor_colours(lab, tiles, t)  # (49, 3), (49,)
-    dist = np.linalg.norm(lab - ref[:, None, None, :], axis=3)
+    ref, texture = _corridor_colours(lab8.reshape(SIZE * SIZE, t, t, 3), tiles, t)  # (49, 3), (49,)
+    # Only the pixels of the two discs are ever read: colour distances and descriptors work
+    # on those (row-major order kept, so every sum and histogram is the same as over the tile).
+    area = (disc | wide).ravel()
+    in_disc, in_wide = disc.ravel()[area], wide.ravel()[area]
+    lab = lab8[:, area].astype(np.float32)  # (49, n, 3)
+    dist = np.linalg.norm(lab - ref[:, None, :], axis=2)
     limit = np.maximum(cfg.foreign_distance, cfg.texture_factor * texture)
-    foreign = dist > limit[:, None, None]
-    shares = (foreign & disc[None]).reshape(SIZE * SIZE, -1).sum(axis=1) / float(disc.sum())
+    foreign = dist > limit[:, None]
+    shares = (foreign & in_disc[None]).sum(axis=1) / float(disc.sum())
+    hsv_wide, ring_wide = hsv[:, area][:, in_wide], ring.ravel()[wide.ravel()]
     skip = set(START_SQUARES) | set(hidden)
     out: list[Picture] = []
     for i in range(SIZE * SIZE):
@@ -100,7 +106,8 @@ def describe(
         if share < cfg.min_share or divmod(i, SIZE) in skip:
             out.append(Picture(False, (), share))
         else:
-            out.append(Picture(True, _descriptor(lab[i], hsv[i], foreign[i] & wide, ring, wide, ref[i]), share))
+            described = _descriptor(lab[i][in_wide], hsv_wide[i], foreign[i][in_wide], ring_wide, ref[i])
+            out.append(Picture(True, described, share))
     return out
 
 
@@ -116,7 +123,7 @@ def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> 
     spots = ((c - d, c), (c, c + d), (c + d, c), (c, c - d))  # (y, x) toward N, E, S, W
     patches = np.stack(
         [lab[:, y - half : y + half + 1, x - half : x + half + 1].reshape(len(lab), -1, 3) for y, x in spots], axis=1
-    )  # (49, 4, n, 3)
+    ).astype(np.float32)  # (49, 4, n, 3)
     medians = np.median(patches, axis=2)  # (49, 4, 3)
     openings = np.array([int(r.openings) for r in tiles], dtype=np.int64)
     is_open = ((openings[:, None] >> np.arange(4)[None]) & 1).astype(bool)  # N E S W bits 1 2 4 8
@@ -135,36 +142,37 @@ def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> 
 
 
 def _descriptor(
-    lab: np.ndarray, hsv: np.ndarray, foreign: np.ndarray, ring: np.ndarray, disc: np.ndarray, ref: np.ndarray
+    lab: np.ndarray, hsv: np.ndarray, foreign: np.ndarray, ring: np.ndarray, ref: np.ndarray
 ) -> tuple[float, ...]:
+    """One picture's descriptor from the describe disc's pixels, row-major: Lab (n, 3) float,
+    HSV (n, 3) uint8, which are foreign (n,), their ring index (n,); ``ref`` the corridor colour."""
     sel = foreign
     n_sel = max(1, int(sel.sum()))
-    light = lab[..., 0] - ref[0]  # lightness relative to the corridor: exposure-tolerant
-    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
-    hue = hsv[..., 0].astype(np.int64)
-    sat = hsv[..., 1].astype(np.float32) / 255.0
+    light = lab[:, 0] - ref[0]  # lightness relative to the corridor: exposure-tolerant
+    chroma = np.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0)
+    hue = hsv[:, 0].astype(np.int64)
+    sat = hsv[:, 1].astype(np.float32) / 255.0
     hue_hist = np.bincount((hue[sel] * HUE_BINS) // 180, weights=sat[sel], minlength=HUE_BINS)[:HUE_BINS]
     hue_hist = hue_hist / max(1e-6, float(hue_hist.sum()))
     light_bins = np.clip(((light[sel] + 120.0) * LIGHT_BINS / 240.0).astype(np.int64), 0, LIGHT_BINS - 1)
     light_hist = np.bincount(light_bins, minlength=LIGHT_BINS) / float(n_sel)
-    in_disc = disc.ravel()
-    rings_idx = ring.ravel()[in_disc]
+    rings_idx = ring
     counts = np.maximum(np.bincount(rings_idx, minlength=RINGS), 1).astype(np.float64)
-    angle = np.deg2rad(hue.ravel()[in_disc] * 2.0)
-    w = sat.ravel()[in_disc]
+    angle = np.deg2rad(hue * 2.0)
+    w = sat
     vx = np.bincount(rings_idx, weights=np.cos(angle) * w, minlength=RINGS)
     vy = np.bincount(rings_idx, weights=np.sin(angle) * w, minlength=RINGS)
     rings = np.stack(
         [
-            np.bincount(rings_idx, weights=sel.ravel()[in_disc], minlength=RINGS) / counts,
-            np.bincount(rings_idx, weights=light.ravel()[in_disc], minlength=RINGS) / counts / 100.0,
-            np.bincount(rings_idx, weights=chroma.ravel()[in_disc], minlength=RINGS) / counts / 100.0,
+            np.bincount(rings_idx, weights=sel, minlength=RINGS) / counts,
+            np.bincount(rings_idx, weights=light, minlength=RINGS) / counts / 100.0,
+            np.bincount(rings_idx, weights=chroma, minlength=RINGS) / counts / 100.0,
             np.hypot(vx, vy) / counts,
         ],
         axis=1,
     ).ravel()
     stats = [
-        n_sel / max(1.0, float(disc.sum())),
+        n_sel / max(1.0, float(len(ring))),
         float(chroma[sel].mean()) / 100.0 if sel.any() else 0.0,
         float(light[sel].std()) / 100.0 if sel.any() else 0.0,
         float(sat[sel].mean()) if sel.any() else 0.0,
