@@ -10,6 +10,7 @@ the new model and the fit repeated until the corners settle.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,17 @@ if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
 __all__ = ["refine_corners"]
+
+_SIDE_BITS = np.array([1, 2, 4, 8])
+#: The fixed tiles' squares and their known open sides (N E S W), set once rather than per pass.
+_FIXED_ROWS = np.array([r for r, _ in FIXED_TILES], dtype=np.intp)
+_FIXED_COLS = np.array([c for _, c in FIXED_TILES], dtype=np.intp)
+_FIXED_OPEN = np.array([[bool(tile & b) for b in (1, 2, 4, 8)] for tile in FIXED_TILES.values()])
+
+#: Row and column of every square (7 x 7, float), for placing arm centres in board units.
+_ROWS, _COLS = np.meshgrid(np.arange(SIZE, dtype=np.float64), np.arange(SIZE, dtype=np.float64), indexing="ij")
+_ROWS.flags.writeable = False
+_COLS.flags.writeable = False
 
 #: Scale of the radial-distortion prior: a fitted k must beat the flat model by a factor (1 + (k / K_PRIOR)²).
 K_PRIOR = 1.0
@@ -73,6 +85,28 @@ class _Geometry:
         return self.to_image(BOARD_CORNERS)
 
 
+#: The sampling map is smooth: it is computed on a lattice this many view pixels apart and interpolated.
+_MAP_STEP = 4
+
+
+@functools.cache
+def _map_lattice(t: int, m: int) -> np.ndarray:
+    """Board coordinates (N x 2, read-only) of the sampling map's coarse lattice for tile_px ``t``, margin ``m``.
+
+    The same for every pass and frame at one scale, so it is built once.
+    """
+    side = 7 * t + 2 * m
+    step = _MAP_STEP
+    n = -(-side // step) + 2
+    # cv2.resize by an integer factor puts lattice point j at output pixel (j + 0.5) * step - 0.5;
+    # one padding cell on each side keeps the border pixels interpolated, not clamped.
+    idx = (np.arange(n, dtype=np.float64) - 0.5) * step - 0.5
+    gx, gy = np.meshgrid(idx, idx)
+    board = np.stack([(gx - (m - 0.5)) / t, (gy - (m - 0.5)) / t], axis=-1).reshape(-1, 2)
+    board.flags.writeable = False
+    return board
+
+
 def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int, factor: int = 1) -> np.ndarray:
     """A rectified view (tile_px ``t``, margin ``m``) through the distortion model, by remap.
 
@@ -80,14 +114,9 @@ def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int, factor: int = 1) 
     which removes the aliasing noise a plain remap of a much larger tile has.
     """
     side = 7 * t + 2 * m
-    step = 4  # the map is smooth: compute it on a coarse lattice and interpolate
+    step = _MAP_STEP
     n = -(-side // step) + 2
-    # cv2.resize by an integer factor puts lattice point j at output pixel (j + 0.5) * step - 0.5;
-    # one padding cell on each side keeps the border pixels interpolated, not clamped.
-    idx = (np.arange(n, dtype=np.float64) - 0.5) * step - 0.5
-    gx, gy = np.meshgrid(idx, idx)
-    board = np.stack([(gx - (m - 0.5)) / t, (gy - (m - 0.5)) / t], axis=-1).reshape(-1, 2)
-    pts = geo.to_image(board).reshape(n, n, 2).astype(np.float32)
+    pts = geo.to_image(_map_lattice(t, m)).reshape(n, n, 2).astype(np.float32)
     full = cv2.resize(pts, (n * step, n * step), interpolation=cv2.INTER_LINEAR)[step : step + side, step : step + side]
     if factor > 1:
         full = (full + 0.5) / factor - 0.5
@@ -132,9 +161,8 @@ def refine_corners(
         if it == cfg.refine_iterations:
             break
         shapes, _ = tile_mod.decode(model.probabilities(feats))
-        is_open = (shapes[..., None] & np.array([1, 2, 4, 8])) > 0  # (7, 7, 4)
-        for (r, c), tile in FIXED_TILES.items():
-            is_open[r, c] = [bool(tile & b) for b in (1, 2, 4, 8)]
+        is_open = (shapes[..., None] & _SIDE_BITS) > 0  # (7, 7, 4)
+        is_open[_FIXED_ROWS, _FIXED_COLS] = _FIXED_OPEN
         # The arms are measured per pixel, where only colour exists: a colour-only model.
         meas = _arm_centres(lab, t, m, tile_mod.learn(feats[..., :3]), is_open)
         if meas is None:
@@ -198,7 +226,7 @@ def _arm_centres(
         area[:, :, w0:w1, a0:a1].mean(axis=3),  # W arm
     )
     pts, axes, expect = [], [], []
-    rr, cc = np.meshgrid(np.arange(SIZE, dtype=np.float64), np.arange(SIZE, dtype=np.float64), indexing="ij")
+    rr, cc = _ROWS, _COLS
     for side, prof in enumerate(profiles):
         q = np.clip((prof - wall[:, :, None]) / contrast, 0.0, 1.5)
         q = np.where(q > 0.4, q, 0.0) ** 2
