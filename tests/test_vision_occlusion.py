@@ -18,10 +18,12 @@ from vision.occlusion import (
     _segment_positions,
     decide,
     frame_level,
+    frame_levels,
     frame_problem,
     is_night,
     longest_run,
     shade_invariant,
+    small_grey,
 )
 from vision.reader import BoardReader
 from vision.render import render_photo
@@ -49,6 +51,18 @@ def test_clean_board_is_not_flagged(seed: int, look: str) -> None:
     obs = BoardReader().read(_photo(seed, look, False))
     assert not obs.occluded, obs.reason
     assert obs.readable
+
+
+@pytest.mark.parametrize("shape", [(480, 640), (1232, 1640), (241, 999), (100, 100), (2100, 1577)])
+def test_small_grey_equals_subsampling_the_whole_grey_frame(shape: tuple[int, int]) -> None:
+    import cv2
+
+    rng = np.random.default_rng(shape[0] * 7 + shape[1])
+    image = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
+    step = max(1, min(shape) // 240)
+    whole = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)[::step, ::step]
+    assert np.array_equal(small_grey(image), whole)
+    assert frame_levels(image, small_grey(image)) == frame_levels(image)
 
 
 def test_frame_problems() -> None:

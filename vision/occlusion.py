@@ -111,12 +111,22 @@ class Signals:
 # --------------------------------------------------------------------------- frame
 
 
-def frame_problem(image: np.ndarray, config: OcclusionConfig | None = None) -> str | None:
-    """Blank / too dark / blurred frame, checked on a small grey copy (cheap)."""
+def small_grey(image: np.ndarray) -> np.ndarray:
+    """The frame's small grey copy (every ``min side // 240``-th pixel) the frame checks read.
+
+    Only the kept pixels are converted (grey is per pixel, so this equals converting
+    the whole frame and subsampling it); the reader converts once for both checks.
+    """
+    step = max(1, min(image.shape[:2]) // 240)
+    return cv2.cvtColor(image[::step, ::step], cv2.COLOR_BGR2GRAY)
+
+
+def frame_problem(
+    image: np.ndarray, config: OcclusionConfig | None = None, grey: np.ndarray | None = None
+) -> str | None:
+    """Blank / too dark / blurred frame, checked on a small grey copy (cheap); ``grey``: :func:`small_grey`."""
     cfg = config or OcclusionConfig()
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    step = max(1, min(grey.shape) // 240)
-    small = grey[::step, ::step]
+    small = small_grey(image) if grey is None else grey
     if float(small.std()) < cfg.blank_std:
         return "blank frame: nothing to see"
     if float(np.percentile(small, 99)) < cfg.dark_level:
@@ -133,23 +143,25 @@ def frame_level(image: np.ndarray) -> float:
     return frame_levels(image)[1]
 
 
-def frame_levels(image: np.ndarray) -> tuple[float, float]:
+def frame_levels(image: np.ndarray, grey: np.ndarray | None = None) -> tuple[float, float]:
     """Median and 90th-percentile grey level of the whole frame (a small copy).
 
     The median is the level of *most* of the scene (table, room, board): in a
     darkened room it stays low even when a lamp pool, the LEDs or glowing pieces
     lift the brightest tenth; the 90th percentile alone confuses such a night with a
-    dim day.
+    dim day. ``grey``: the frame's :func:`small_grey`, when the caller has it.
     """
-    step = max(1, min(image.shape[:2]) // 240)
-    grey = cv2.cvtColor(image[::step, ::step], cv2.COLOR_BGR2GRAY)
+    if grey is None:
+        grey = small_grey(image)
     median, high = np.percentile(grey, [50, 90])
     return float(median), float(high)
 
 
-def is_night(image: np.ndarray, night_level: float = 75.0, night_median: float = 30.0) -> bool:
+def is_night(
+    image: np.ndarray, night_level: float = 75.0, night_median: float = 30.0, grey: np.ndarray | None = None
+) -> bool:
     """A darkened-room frame: its brightest tenth under ``night_level`` or most of it under ``night_median``."""
-    median, high = frame_levels(image)
+    median, high = frame_levels(image, grey)
     return high < night_level or median < night_median
 
 

@@ -114,7 +114,8 @@ class BoardReader:
         except FrameError as exc:
             return Reading(Observation.unreadable(str(exc)))
         reading = Reading(Observation.unreadable("not read"), image=image, scale=scale)
-        problem = occ.frame_problem(image, self.config.occlusion)
+        grey = occ.small_grey(image)  # read by the frame checks and the day/night decision
+        problem = occ.frame_problem(image, self.config.occlusion, grey)
         if problem:
             reading.observation = Observation.unreadable(problem)
             return reading
@@ -129,15 +130,17 @@ class BoardReader:
         except BoardNotFoundError as exc:
             reading.observation = Observation.unreadable(f"board not found: {exc}")
             return reading
-        self._read_board(reading, image, np.asarray(found, dtype=np.float32), scale)
+        self._read_board(reading, image, np.asarray(found, dtype=np.float32), scale, grey)
         return reading
 
-    def _read_board(self, reading: Reading, image: np.ndarray, corners: np.ndarray, scale: float) -> None:
+    def _read_board(
+        self, reading: Reading, image: np.ndarray, corners: np.ndarray, scale: float, grey: np.ndarray
+    ) -> None:
         cfg = self.config
         frame_corners = [(float(x) * scale, float(y) * scale) for x, y in corners]
         rect = rectify(image, corners, tile_px=cfg.tile_px, margin=cfg.margin)
         reading.rect = rect
-        lighting = "night" if occ.is_night(image, cfg.night_level, cfg.night_median) else "day"
+        lighting = "night" if occ.is_night(image, cfg.night_level, cfg.night_median, grey) else "day"
 
         def unreadable(reason: str) -> None:
             reading.observation = Observation.unreadable(reason, frame_corners, lighting)
