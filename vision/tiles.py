@@ -529,11 +529,13 @@ def read_tiles(
     conf = _posterior_of(prob, shapes, prior)
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
+    # tolist(): the same Python ints and floats as converting element by element, made at once.
+    shape_list, conf_list, prob_list = shapes.tolist(), conf.tolist(), prob.tolist()
     out = []
     for r in range(SIZE):
         for c in range(SIZE):
-            edges = tuple(float(v) for v in prob[r, c])
-            out.append(TileReading(Tile(int(shapes[r, c])), float(conf[r, c]) * trust, edges))  # type: ignore[arg-type]
+            edges = tuple(prob_list[r][c])
+            out.append(TileReading(Tile(shape_list[r][c]), conf_list[r][c] * trust, edges))  # type: ignore[arg-type]
     return out
 
 

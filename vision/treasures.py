@@ -178,7 +178,7 @@ def _descriptor(
         float(sat[sel].mean()) if sel.any() else 0.0,
     ]
     vector = np.concatenate([hue_hist, light_hist, rings, stats])
-    return tuple(round(float(v), 4) for v in vector)
+    return tuple(round(v, 4) for v in vector.tolist())  # tolist: the same Python floats, made at once
 
 
 def descriptor_distance(a: Sequence[float], b: Sequence[float]) -> float:
