@@ -31,6 +31,12 @@ _FIXED_EDGES = np.array([(r, c, s) for (r, c) in _FIXED for s in range(4)], dtyp
 _FIXED_OPEN = np.array([bool(FIXED_TILES[(r, c)] & (1 << s)) for r, c, s in _FIXED_EDGES])
 
 
+def _offsets(steps: np.ndarray) -> np.ndarray:
+    """Every (x, y) pair of ``steps``, as an (n, 2) array in meshgrid order: a square of grid offsets."""
+    fx, fy = np.meshgrid(steps, steps)
+    return np.stack([fx.ravel(), fy.ravel()], axis=1)
+
+
 # Sample points (board units inside a tile) standing for the tile regions of vision.tiles:
 # on a box-blurred image one sample approximates the region's mean.
 def _region_points() -> np.ndarray:
@@ -134,15 +140,13 @@ def _search_grid(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch: f
     """Place the 7x7 grid near the periodic centre: phase, window, then sub-tile position and pitches."""
     # (a) phase and window parity, on a lattice finer than the separation's ~0.15-tile basin
     steps = np.arange(-1.0, 0.99, 0.2)
-    fx, fy = (a.ravel() for a in np.meshgrid(steps, steps))
-    origins = centre - 3.5 * pitch + np.stack([fx, fy], axis=1) * pitch
+    origins = centre - 3.5 * pitch + _offsets(steps) * pitch
     ones = np.full(len(origins), pitch)
     sc = _separation(blur, _grid_quads(inv, origins, ones, ones))
     origin = origins[int(np.argmax(sc))]
     # (b) which 7x7 window of the periodic pattern is the board
-    k = np.arange(-2, 3, dtype=np.float64)
-    kx, ky = (a.ravel() for a in np.meshgrid(k, k))
-    origins = origin + np.stack([kx, ky], axis=1) * pitch
+    k = _offsets(np.arange(-2, 3, dtype=np.float64))
+    origins = origin + k * pitch
     ones = np.full(len(origins), pitch)
     sc = _separation(blur, _grid_quads(inv, origins, ones, ones))
     origin = origins[int(np.argmax(sc))]
@@ -216,16 +220,14 @@ def _place(
         return direct, direct_quad
     wide = _wide(lab, pitch, blurs)
     steps = np.arange(0.0, 0.99, 0.1)
-    fx, fy = (a.ravel() for a in np.meshgrid(steps, steps))
-    origins = centre - 3.5 * pitch + np.stack([fx, fy], axis=1) * pitch
+    origins = centre - 3.5 * pitch + _offsets(steps) * pitch
     ones = np.full(len(origins), pitch)
     sc = _centre_crossing_score(wide, _grid_quads(inv, origins, ones, ones))
     origin = origins[int(np.argmax(sc))]
-    k = np.arange(-2, 3, dtype=np.float64)
-    kx, ky = (a.ravel() for a in np.meshgrid(k, k))
+    k = _offsets(np.arange(-2, 3, dtype=np.float64))
     starts = []
     for half in (0.0, 0.5):  # the score cannot tell tile centres from crossings
-        origins = origin + (np.stack([kx, ky], axis=1) + half) * pitch
+        origins = origin + (k + half) * pitch
         ones = np.full(len(origins), pitch)
         quads = _grid_quads(inv, origins, ones, ones)
         starts.append(quads[int(np.argmax(_centre_crossing_score(wide, quads)))])
