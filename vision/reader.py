@@ -35,6 +35,7 @@ from vision import occlusion as occ
 from vision import pawns as pawn_mod
 from vision import treasures as treasure_mod
 from vision.locate import BoardNotFoundError, find_board
+from vision.markers import find_board_by_markers
 from vision.rectify import Rectified, rectify
 from vision.tiles import DEFAULT_CONFIG, grid_quality, read_tiles, view_bands
 
@@ -54,6 +55,10 @@ class ReaderConfig:
     ``night_median``. Measured on two independent renderers: night medians 3-18 and
     daylight medians 53 and up (dark boards in daylight included); a lamp pool or the
     LEDs lift a night's 90th percentile to ~110, which alone read as daylight.
+    ``markers_first``: look for ArUco markers on the frame corners (:mod:`vision.markers`)
+    before the markerless search; otherwise they are the fallback when the markerless
+    search finds no board (the marker search costs a few ms a frame). Calibration's
+    ``"markers": true`` turns it on for a rig with markers.
     ``locate``/``tiles``: passed through to the grid engineer's stages.
     """
 
@@ -61,6 +66,7 @@ class ReaderConfig:
     min_side: int = 64
     tile_px: int = 48
     margin: float = 0.75
+    markers_first: bool = False
     night_level: float = 75.0
     night_median: float = 30.0
     locate: Any = None
@@ -91,7 +97,8 @@ class BoardReader:
 
     Calibration keys used (all optional, see ``vision/pawns.py`` for the colour model):
     ``corners`` — fixed board corners in frame pixels (TL, TR, BR, BL) for a fixed
-    camera; ``pawn_colors`` — per-colour Lab means learned at setup.
+    camera; ``pawn_colors`` — per-colour Lab means learned at setup; ``markers`` —
+    true when the board carries corner markers (they are then looked for first).
     """
 
     def __init__(self, config: ReaderConfig | None = None, calibration: Mapping[str, Any] | None = None) -> None:
@@ -99,6 +106,7 @@ class BoardReader:
         self.calibration = dict(calibration or {})
         self.colour_model = pawn_mod.ColourModel.from_calibration(self.calibration)
         self.fixed_corners = _calibrated_corners(self.calibration)
+        self.markers_first = self.config.markers_first or self.calibration.get("markers") is True
 
     def __repr__(self) -> str:
         return f"BoardReader(calibrated={bool(self.calibration)})"
@@ -125,13 +133,26 @@ class BoardReader:
             elif self.fixed_corners is not None:
                 found = self.fixed_corners / scale
             else:
-                found = find_board(image, self.config.locate)
+                found = self._locate(image)
             _check_corners(found, image.shape)
         except BoardNotFoundError as exc:
             reading.observation = Observation.unreadable(f"board not found: {exc}")
             return reading
         self._read_board(reading, image, np.asarray(found, dtype=np.float32), scale, grey)
         return reading
+
+    def _locate(self, image: np.ndarray) -> np.ndarray:
+        """Tile-area corners: markers first or as the fallback (see ``ReaderConfig.markers_first``)."""
+        if self.markers_first:
+            found = find_board_by_markers(image, self.config.locate)
+            return found if found is not None else find_board(image, self.config.locate)
+        try:
+            return find_board(image, self.config.locate)
+        except BoardNotFoundError:
+            found = find_board_by_markers(image, self.config.locate)
+            if found is None:
+                raise
+            return found
 
     def _read_board(
         self, reading: Reading, image: np.ndarray, corners: np.ndarray, scale: float, grey: np.ndarray
