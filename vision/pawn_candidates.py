@@ -1,0 +1,178 @@
+"""Pawn candidates: blobs of a pawn colour on the rectified board, minus the board's own artwork.
+
+The corridor and wall colours are learned on this frame, where the read openings
+say a pixel is certainly corridor or certainly wall whatever the edition (see
+:mod:`vision.pawns`, step 1); each surviving blob is described by
+:func:`vision.pawn_features.features`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+import cv2
+import numpy as np
+
+from companion.board import SIZE, Color
+from companion.observation import TileReading
+from vision.occlusion import shade_invariant
+from vision.pawn_colour import ColourModel, hue_only
+from vision.pawn_features import WIDTH, features
+from vision.pawn_model import PawnConfig
+from vision.rectify import Rectified
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A blob of one pawn colour with its features (for the decision and for tuning)."""
+
+    color: Color
+    features: tuple[float, ...]
+    base: tuple[float, float]
+    box: tuple[int, int, int, int]
+    area: float
+    labels: np.ndarray = field(repr=False, compare=False)
+    index: int = 0
+
+
+@cache
+def _zone_masks(tile_px: int, zone: float, core: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per opening mask (16, t, t): certain wall, certain corridor, and corridor *arms*.
+
+    Certain wall: farther than ``zone`` (tiles) from the corridor centre lines.
+    Certain corridor: within ``core`` of them. Arms: certain corridor farther than
+    0.3 tile from the tile's centre, where no picture or pawn foot sits.
+    """
+    t = tile_px
+    yy, xx = np.mgrid[0:t, 0:t].astype(np.float64)
+    c = (t - 1) / 2.0
+    px, py = xx - c, yy - c
+    radius = np.hypot(px, py)
+    wall = np.zeros((16, t, t), dtype=bool)
+    corridor = np.zeros((16, t, t), dtype=bool)
+    for mask in range(16):
+        dist = radius.copy()
+        for bit, (dx, dy) in ((1, (0, -1)), (2, (1, 0)), (4, (0, 1)), (8, (-1, 0))):
+            if mask & bit:
+                along = np.clip(px * dx + py * dy, 0, t / 2.0)
+                dist = np.minimum(dist, np.hypot(px - along * dx, py - along * dy))
+        wall[mask] = dist > zone * t
+        corridor[mask] = dist <= core * t
+    arms = corridor & (radius > 0.3 * t)[None]
+    return wall, corridor, arms
+
+
+def zones(rect: Rectified, tiles: Sequence[TileReading], zone: float = 0.27, core: float = 0.12) -> np.ndarray:
+    """(3, H, W) booleans over the rectified image: certain wall, certain corridor, corridor arms.
+
+    From the read openings; outside the tile area all three are False.
+    """
+    t, m = rect.tile_px, rect.margin_px
+    shapes = np.array([int(r.openings) for r in tiles], dtype=np.int64).reshape(SIZE, SIZE)
+    out = np.zeros((3, *rect.image.shape[:2]), dtype=bool)
+    for k, per_shape in enumerate(_zone_masks(t, zone, core)):
+        board = per_shape[shapes].transpose(0, 2, 1, 3).reshape(SIZE * t, SIZE * t)
+        out[k, m : m + SIZE * t, m : m + SIZE * t] = board
+    return out
+
+
+def _gaussian(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Robust mean and inverse covariance of ``samples`` ((n, 3) float64; None when too few)."""
+    if len(samples) < 50:
+        return None
+    keep = samples
+    for _ in range(3):
+        mu = keep.mean(axis=0)
+        cov = np.cov(keep.T) + np.eye(3) * 4.0
+        inv = np.linalg.inv(cov)
+        d = samples - mu
+        keep = samples[np.einsum("ij,jk,ik->i", d, inv, d) < 9.0]
+        if len(keep) < 30:
+            return None
+    return keep.mean(axis=0), np.linalg.inv(np.cov(keep.T) + np.eye(3) * 4.0)
+
+
+def candidates(
+    rect: Rectified,
+    tiles: Sequence[TileReading] | None,
+    config: PawnConfig | None = None,
+    model: ColourModel | None = None,
+    camera: Iterable[float] | None = None,
+) -> list[Candidate]:
+    """Every blob of a pawn colour in the tile area, with its features (see module doc)."""
+    cfg = config or PawnConfig()
+    t, m = rect.tile_px, rect.margin_px
+    hsv = cv2.cvtColor(rect.image, cv2.COLOR_BGR2HSV)
+    inside = np.zeros(hsv.shape[:2], dtype=bool)
+    inside[m : m + SIZE * t, m : m + SIZE * t] = True
+    ranges = model.hue_ranges(cfg.hue_ranges, cfg.calibrated_hue_tolerance) if model else cfg.hue_ranges
+    # Saturation, value and the tile area are the same test for every colour: computed once.
+    lit = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value) & inside
+    masks = {color: hue_only(hsv[..., 0], rng) & lit for color, rng in ranges.items()}
+    if tiles is not None and len(tiles) == SIZE * SIZE:
+        masks = _drop_artwork(rect, tiles, masks, cfg)
+    cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
+    if cam.shape != (2,) or not np.all(np.isfinite(cam)):
+        cam = np.array([rect.size / 2.0] * 2)
+    k = max(3, round(t / 16)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    out: list[Candidate] = []
+    for color, mask in masks.items():
+        mask8 = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask8, connectivity=8)
+        for i in range(1, count):
+            x, y, w, h, area = (int(v) for v in stats[i])
+            rel = area / float(t * t)
+            if rel < cfg.min_area or rel > cfg.max_area or max(w, h) > cfg.max_extent * t:
+                continue
+            if area < cfg.min_fill * w * h:  # a thin curve or a ring, not a solid
+                continue
+            feats, base = features(labels, i, hsv, (x, y, w, h), cam, rect)
+            if feats[WIDTH] < cfg.min_width:  # a line of artwork (a wall's edge, a stripe), not a body
+                continue
+            out.append(Candidate(color, feats, base, (x, y, w, h), rel, labels, i))
+    return out
+
+
+def _drop_artwork(
+    rect: Rectified, tiles: Sequence[TileReading], masks: dict[Color, np.ndarray], cfg: PawnConfig
+) -> dict[Color, np.ndarray]:
+    """Remove pixels that look like this frame's corridor (anywhere) or walls (outside the corridor core)."""
+    wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
+    coloured = np.logical_or.reduce(list(masks.values())) if masks else np.zeros(wall.shape, dtype=bool)
+    ys, xs = np.nonzero(coloured)
+    if len(ys) == 0:
+        return masks
+    width = wall.shape[1]
+    # The colour transform is per pixel, so it is computed only where it is read: the
+    # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
+    flat = (ys * width + xs, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
+    values, wall_samples, arm_samples = _artwork_colours(rect.image, flat, cfg)
+    artwork = np.zeros(len(ys), dtype=bool)
+    for samples, where in ((wall_samples, ~corridor[ys, xs]), (arm_samples, np.ones(len(ys), dtype=bool))):
+        gauss = _gaussian(samples)
+        if gauss is None:
+            continue
+        mu, inv = gauss
+        d = values - mu
+        artwork |= where & (np.einsum("ij,jk,ik->i", d, inv, d) < cfg.wall_distance2)
+    drop = np.zeros(wall.shape, dtype=bool)
+    drop[ys[artwork], xs[artwork]] = True
+    return {color: mask & ~drop for color, mask in masks.items()}
+
+
+def _artwork_colours(image: np.ndarray, flat: Sequence[np.ndarray], cfg: PawnConfig) -> list[np.ndarray]:
+    """The artwork comparison colours (float64, (n, 3)) of the pixels at each array of flat indices.
+
+    Shade-invariant chromaticity is a per-pixel formula, so it is applied to the few
+    gathered pixels only (the same numbers as over the whole image, at a fraction of
+    the cost); Lab goes through OpenCV on the whole image as before.
+    """
+    if cfg.shade_invariant_artwork:
+        pixels = image.reshape(-1, image.shape[2])
+        weight = cfg.artwork_lightness_weight
+        return [shade_invariant(pixels[i][:, None, :], weight).reshape(-1, 3).astype(np.float64) for i in flat]
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    return [lab[i].astype(np.float64) for i in flat]
