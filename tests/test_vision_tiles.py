@@ -104,7 +104,8 @@ def test_the_shape_follows_the_less_closed_side_past_the_published_floor() -> No
     # North clearly open; east closed-looking but far less so than south and west. Both
     # are past the published edges' floor; the shape is chosen on the lower floor, so the
     # tile is the corner N+E, not the straight N+S that the inventory prior would prefer.
-    from vision.tiles import DEFAULT_CONFIG, _shape_prior, _side_probabilities
+    from vision.tile_decode import shape_prior
+    from vision.tiles import DEFAULT_CONFIG, _side_probabilities
 
     logit = np.full((SIZE, SIZE, 4), -20.0)
     logit[..., 0], logit[..., 1] = 10.0, -6.0
@@ -112,7 +113,7 @@ def test_the_shape_follows_the_less_closed_side_past_the_published_floor() -> No
     published = _side_probabilities(logit, none, DEFAULT_CONFIG.prob_floor, DEFAULT_CONFIG)
     assert published[1, 1, 1] == published[1, 1, 2]  # the published edges cannot tell them apart
     fine = _side_probabilities(logit, none, DEFAULT_CONFIG.decode_floor, DEFAULT_CONFIG)
-    shapes, _ = decode(fine, _shape_prior(DEFAULT_CONFIG.fixed_prior))
+    shapes, _ = decode(fine, shape_prior(DEFAULT_CONFIG.fixed_prior))
     assert shapes[1, 1] == Tile.parse("NE")
 
 
@@ -229,18 +230,22 @@ def test_greyscale_and_small_views_still_read() -> None:
 
 def test_grid_quality_folds_are_the_leave_one_tile_out_models() -> None:
     # The closed-form folds give exactly what fitting 16 models one by one gives.
-    from vision.tiles import _FIXED_EDGES, _FIXED_OPEN, DEFAULT_CONFIG, _held_out, edge_features, fit_model
+    from dataclasses import replace
+
+    from vision.tile_features import FIXED_EDGES, FIXED_OPEN
+    from vision.tile_model import held_out
+    from vision.tiles import DEFAULT_CONFIG, edge_features, fit_model
 
     image, label = scene(16, "glow")
     corners = np.array(label["corners"])
     for offset in (0.0, 0.3):
         rect = rectify(image, corners + offset * np.linalg.norm(corners[1] - corners[0]) / 7)
-        known = edge_features(rect, shade_free=True)[_FIXED_EDGES[:, 0], _FIXED_EDGES[:, 1], _FIXED_EDGES[:, 2]]
-        logits, _ = _held_out(known, DEFAULT_CONFIG)
+        known = edge_features(rect, shade_free=True)[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2]]
+        logits, _ = held_out(known, replace(DEFAULT_CONFIG, band_logit_limit=np.inf))
         expected = []
         for tile in range(16):
             held = np.arange(64) // 4 == tile
-            model = fit_model(known[~held], _FIXED_OPEN[~held])
+            model = fit_model(known[~held], FIXED_OPEN[~held])
             mid = 0.5 * (model.mean_open + model.mean_closed)
             gain = (model.mean_open - model.mean_closed) / model.spread**2
             expected.extend(gain * (known[held] @ model.weights - mid))
@@ -276,3 +281,28 @@ def test_large_pictures_on_fixed_tiles_keep_a_right_grid_good() -> None:
         x0, y0, _, _ = rect.tile_box(r, c)
         cv2.circle(painted, (x0 + t // 2, y0 + t // 2), round(0.75 * t / 2), (200, 40, 220), -1)
     assert grid_quality(_with(rect, painted)) > GOOD_GRID_QUALITY
+
+
+def test_grid_quality_honours_the_readers_tile_settings() -> None:
+    # A published floor of 0.2 caps every known edge's agreement at 0.8: the reader's grid
+    # quality must come out under that, which it cannot with the default settings.
+    from vision.reader import BoardReader, ReaderConfig
+
+    image, label = scene(11, "classic")
+    default = BoardReader().read_detailed(image, corners=label["corners"]).grid_quality
+    assert default is not None and default > GOOD_GRID_QUALITY
+    floored = ReaderConfig(tiles=TilesConfig(prob_floor=0.2))
+    quality = BoardReader(floored).read_detailed(image, corners=label["corners"]).grid_quality
+    assert quality is not None and quality <= 0.8 + 1e-9
+
+
+def test_self_training_keeps_every_tile_on_a_clean_photo_and_fixes_some_elsewhere() -> None:
+    # The second pass learns from the movable tiles the first read is sure of: on a clean
+    # rendered board it must not break a tile the fixed tiles alone read right.
+    image, label = scene(13, "hedge")
+    rect = rectify(image, label["corners"], tile_px=48)
+    pawns = pawn_squares(label)
+    once = read_tiles(rect, TilesConfig(self_train_confidence=0.0), exclude=pawns)
+    twice = read_tiles(rect, exclude=pawns)
+    assert len(wrong(twice, label)) <= len(wrong(once, label))
+    assert len(wrong(twice, label)) <= 1

@@ -37,7 +37,7 @@ from vision import treasures as treasure_mod
 from vision.locate import BoardNotFoundError, find_board
 from vision.markers import find_board_by_markers
 from vision.rectify import Rectified, rectify
-from vision.tiles import DEFAULT_CONFIG, grid_quality, read_tiles, view_bands
+from vision.tiles import grid_quality, read_tiles, view_bands
 
 
 @dataclass(frozen=True)
@@ -181,10 +181,8 @@ class BoardReader:
         erased = pawn_mod.erase(rect, detections)
         bands = view_bands(erased, cfg.tiles) if detections else first_bands  # no pawns: erased is rect
         tiles = read_tiles(erased, cfg.tiles, bands=bands) if detections else first
-        # The grid quality has always been judged with the default tile settings; the
-        # shared features serve it only when the tile read uses those settings too.
-        shared = bands if cfg.tiles is None or cfg.tiles == DEFAULT_CONFIG else None
-        quality = float(grid_quality(erased, bands=shared))
+        # The grid quality is judged with the same tile settings (and features) as the tiles.
+        quality = float(grid_quality(erased, cfg.tiles, bands=bands))
         reading.grid_quality = quality
         boxes = [d.box for d in detections]
         signals = occ.signals(rect, image.shape, tiles, quality, exclude, boxes, cfg.occlusion)

@@ -1,0 +1,250 @@
+"""Tile-opening features: what each side of each tile looks like, relative to the tile's own corners.
+
+Each sampled region is described by its mean Lab colour, its texture (the
+standard deviation of L) and its shade-free chroma (a* and b* over L* + 16,
+which a shadow leaves unchanged), *minus the same description of the tile's own
+corners*, twice: against the middle two of all four corners (robust to one
+corner hidden by a pawn or a picture's rim) and against the two corners at
+that side's ends (nearer, so a shadow band, a glare spot or a lamp's fall-off
+across the tile cancels better). That subtraction removes what a whole tile
+shares: uneven light, colour casts, the companion's LED spill on that square,
+the glow-in-the-dark tint at night.
+
+Edge regions sit between the tile's centre and its border, not at the centre,
+so treasure pictures (at the centre) do not look like corridor or wall. Large
+pictures and pawns still reach into them, so every side is read in two bands
+(:class:`ViewBands`): the usual one and a narrow one hugging the tile border.
+The models that turn these features into openings are in :mod:`vision.tile_model`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from companion.board import FIXED_TILES, SIZE
+from vision.rectify import Rectified
+
+__all__ = [
+    "DEFAULT_CONFIG",
+    "FIXED_EDGES",
+    "FIXED_OPEN",
+    "TilesConfig",
+    "ViewBands",
+    "band_features",
+    "edge_features",
+    "lab_view",
+    "view_bands",
+    "view_integrals",
+]
+
+
+@dataclass(frozen=True)
+class TilesConfig:
+    """Sampling geometry (fractions of a tile) and model settings, with the reasons for the defaults.
+
+    * ``corner_lo..corner_hi``: corner boxes start just inside the seam (seams and
+      the neighbour's shadow are neither corridor nor wall) and stay small enough
+      to miss the corridor of any edition.
+    * ``edge_half_width``: half the width of an edge box along the side; corridors
+      are about a third of a tile wide in every edition, so 0.09 stays inside.
+    * ``edge_lo..edge_hi``: how far the edge box reaches from the side toward the
+      centre; it stops well before the centre picture (pictures up to ~55 % of
+      a tile across stay out of it).
+    * ``prob_floor``: no side is ever certain; keeps one misread from dominating a
+      candidate board's score.
+    * ``exclude_weight``: how much of an excluded (pawn-covered) tile's evidence is kept.
+    * ``pawn_edge_lo..pawn_edge_hi``: the second band read on every side, hugging
+      the tile border, where a pawn standing on the centre or a large picture
+      rarely reaches.
+    * ``typical_quantile``: a band's distance to the nearer class (squared
+      Mahalanobis) is judged against this chi-square quantile of the feature
+      dimension; a band that far out counts half (the weight falls as the
+      square of the ratio).
+    * ``hidden_weight``: the usual band's share on an excluded (pawn) square.
+    * ``fixed_prior``: log-odds in favour of a fixed square's known shape when
+      decoding (a pawn on a start corner must not turn it into a T; two sides
+      clearly contradicting it still win, which grid_quality then flags): between
+      one and two sides' largest evidence, log((1 - f) / f) for ``decode_floor`` f.
+    * ``decode_floor``: the floor of the side probabilities the shape is chosen on
+      (``prob_floor`` stays the published edges' floor).
+    * ``spread_inflation``: widens the learned class spreads, because 64 samples
+      underestimate the tails.
+    * ``self_train_confidence``: after a first read, the movable tiles decoded at least
+      this sure (and not under a pawn) teach both bands' models too, with their decoded
+      sides as labels: 64 known edges become ~200, covering the frame's shadows, glare
+      and art far from the fixed tiles. 0 or above 1 turns the second pass off.
+    * ``band_logit_limit``: no single band's vote on a side counts for more than these
+      log-odds; the learned Gaussians' tails are far thinner than a real frame's (a seam,
+      a pawn's shadow), and an atypical band must not outshout a typical one.
+    """
+
+    corner_lo: float = 0.07
+    corner_hi: float = 0.22
+    edge_half_width: float = 0.09
+    edge_lo: float = 0.05
+    edge_hi: float = 0.22
+    prob_floor: float = 0.01
+    exclude_weight: float = 0.9
+    pawn_edge_lo: float = 0.03
+    pawn_edge_hi: float = 0.11
+    typical_quantile: float = 0.99
+    hidden_weight: float = 0.1
+    fixed_prior: float = 10.0
+    decode_floor: float = 0.001
+    spread_inflation: float = 1.3
+    ridge: float = 1.0
+    self_train_confidence: float = 0.9
+    band_logit_limit: float = 10.0
+
+
+DEFAULT_CONFIG = TilesConfig()
+
+# Known edges of the fixed tiles: (row, col, side) and open flags.
+FIXED_EDGES = np.array([(r, c, s) for (r, c) in sorted(FIXED_TILES) for s in range(4)], dtype=np.int64)
+FIXED_OPEN = np.array([bool(FIXED_TILES[(r, c)] & (1 << s)) for r, c, s in FIXED_EDGES])
+
+
+def _boxes(tile_px: int, cfg: TilesConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel boxes inside one tile: 4 corner boxes and 4 edge boxes (N, E, S, W), as (x0, y0, x1, y1)."""
+    t = float(tile_px)
+
+    def px(f: float) -> int:
+        return round(f * t)
+
+    lo, hi = px(cfg.corner_lo), max(px(cfg.corner_hi), px(cfg.corner_lo) + 1)
+    corners = np.array(
+        [
+            (lo, lo, hi, hi),
+            (tile_px - hi, lo, tile_px - lo, hi),
+            (tile_px - hi, tile_px - hi, tile_px - lo, tile_px - lo),
+            (lo, tile_px - hi, hi, tile_px - lo),
+        ]
+    )
+    a, b = px(0.5 - cfg.edge_half_width), max(px(0.5 + cfg.edge_half_width), px(0.5 - cfg.edge_half_width) + 1)
+    e0, e1 = px(cfg.edge_lo), max(px(cfg.edge_hi), px(cfg.edge_lo) + 1)
+    edges = np.array(
+        [
+            (a, e0, b, e1),  # N
+            (tile_px - e1, a, tile_px - e0, b),  # E
+            (a, tile_px - e1, b, tile_px - e0),  # S
+            (e0, a, e1, b),  # W
+        ]
+    )
+    return corners, edges
+
+
+def _box_means(integral: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Means over boxes (..., 4) of x0 y0 x1 y1 from a (H+1, W+1, C) integral image."""
+    x0, y0, x1, y1 = (boxes[..., i] for i in range(4))
+    total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    area = ((x1 - x0) * (y1 - y0)).astype(np.float64)[..., None]
+    return total / area
+
+
+def lab_view(rect: Rectified) -> np.ndarray:
+    """The rectified view in Lab (uint8 as OpenCV scales it), from colour or grey views."""
+    image = rect.image
+    if image.ndim == 2 or image.shape[2] == 1:
+        image = cv2.cvtColor(image.reshape(image.shape[:2]), cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+
+
+def view_integrals(rect: Rectified, lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Integral images of the view's Lab channels and of L², shared by both bands' features."""
+    if lab is None:
+        lab = lab_view(rect)
+    sums = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact: 8-bit values over a few hundred pixels squared
+    _, lum_squares = cv2.integral2(np.ascontiguousarray(lab[:, :, 0]), sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
+    return sums, lum_squares[:, :, None]
+
+
+def edge_features(
+    rect: Rectified, config: TilesConfig | None = None, lab: np.ndarray | None = None, shade_free: bool = False
+) -> np.ndarray:
+    """Per tile and side, the edge region's description minus the tile's corners': shape (7, 7, 4, F).
+
+    Features: L, a, b means and the standard deviation of L (texture), with
+    ``shade_free`` also the shadow-invariant chroma (:func:`_shade_free_chroma`),
+    first relative to the middle two of the tile's four corners, then relative
+    to the two corners at that side's ends (F = 8, or 12 with ``shade_free``).
+    The tile reader uses all 12; the locator's grid refinement the plain 8.
+    ``lab``: the view already converted by :func:`lab_view`, when the caller has it.
+    """
+    return band_features(rect, config or DEFAULT_CONFIG, view_integrals(rect, lab), shade_free)
+
+
+#: Scale of the shade-free chroma features: a*/(L*+16) is about 0.1-0.5 for coloured board
+#: regions; times 100 it spans roughly what the Lab channels span, so the ridge treats them alike.
+_CHROMA_GAIN = 100.0
+
+
+def _shade_free_chroma(mean: np.ndarray) -> np.ndarray:
+    """a*, b* over (L* + 16) of box means (OpenCV's 8-bit Lab): the colour a shadow does not change.
+
+    Dimming a region's light by a factor s scales L* + 16, a* and b* alike (by the
+    cube root of s), so their ratios stay put. A lamp's shadow band crossing a tile
+    darkens part of a corridor to the wall's lightness; its colour relative to
+    the tile's corners still tells corridor from wall.
+    """
+    lum = mean[..., 0] * (100.0 / 255.0) + 16.0
+    return _CHROMA_GAIN * (mean[..., 1:3] - 128.0) / lum[..., None]
+
+
+def band_features(
+    rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarray, np.ndarray], shade_free: bool = True
+) -> np.ndarray:
+    """:func:`edge_features` from the view's integral images (edge regions as ``cfg`` places them)."""
+    sums, lum_squares = integrals
+    t, m = rect.tile_px, rect.margin_px
+    corner_boxes, edge_boxes = _boxes(t, cfg)
+    origin = m + t * np.arange(SIZE)
+    offs = np.zeros((SIZE, SIZE, 1, 4), dtype=np.int64)
+    offs[..., 0] = offs[..., 2] = origin[None, :, None]
+    offs[..., 1] = offs[..., 3] = origin[:, None, None]
+
+    def stats(boxes: np.ndarray) -> np.ndarray:  # means of L, a, b and of L² per box
+        return np.concatenate([_box_means(sums, boxes), _box_means(lum_squares, boxes)], axis=-1)
+
+    corner_stats = stats(offs + corner_boxes[None, None])  # (7, 7, 4, 4)
+    edge_stats = stats(offs + edge_boxes[None, None])
+
+    def describe(stats: np.ndarray) -> np.ndarray:
+        mean = stats[..., :3]
+        std = np.sqrt(np.maximum(stats[..., 3] - stats[..., 0] ** 2, 0.0))
+        parts = [mean, std[..., None]] + ([_shade_free_chroma(mean)] if shade_free else [])
+        return np.concatenate(parts, axis=-1)
+
+    corners = describe(corner_stats)
+    # The middle two of the four corners: one corner may be hidden by a pawn or a picture's rim.
+    wall = np.sort(corners, axis=2)[:, :, 1:3].mean(axis=2)
+    # The corners at each side's ends (N: TL+TR, E: TR+BR, S: BR+BL, W: BL+TL): light as it falls there.
+    ends = 0.5 * (corners + np.roll(corners, -1, axis=2))
+    edges = describe(edge_stats)
+    return np.concatenate([edges - wall[:, :, None, :], edges - ends], axis=-1)
+
+
+def _outer_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    return band_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi), integrals)
+
+
+@dataclass(frozen=True)
+class ViewBands:
+    """Both bands' edge features of one view (:func:`view_bands`), each (7, 7, 4, 12).
+
+    The reader reads a view's tiles and its grid quality from the same features;
+    computing them once (one Lab conversion, one set of integral images) instead of
+    per call changes nothing in the results, only the time.
+    """
+
+    usual: np.ndarray
+    outer: np.ndarray
+
+
+def view_bands(rect: Rectified, config: TilesConfig | None = None) -> ViewBands:
+    """The usual and the border-hugging band's features of a view, for :func:`read_tiles` and :func:`grid_quality`."""
+    cfg = config or DEFAULT_CONFIG
+    integrals = view_integrals(rect)
+    return ViewBands(band_features(rect, cfg, integrals), _outer_features(rect, cfg, integrals))
