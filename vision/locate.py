@@ -73,7 +73,8 @@ class LocateConfig:
       1-D lattice estimate proposes (more only cost time on hard photos).
     * ``refine_tile_px``/``refine_iterations``: the rectified scale and the
       most passes of the corridor-centre refinement (it stops once the corners
-      move less than half a percent of a tile).
+      move less than a hundredth of a tile: above the arms' pass-to-pass
+      jitter (~0.005 tile) and ten times under an error that costs reads).
     * ``clear_separation``: a coarse hypothesis this good ends the search early.
     * ``keystone_hypotheses``: how many lattice hypotheses (likeliest first) get
       the costly receding-grid search (~0.13 s each) when no plain grid proves a

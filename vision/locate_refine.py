@@ -40,6 +40,8 @@ _COLS.flags.writeable = False
 
 #: Scale of the radial-distortion prior: a fitted k must beat the flat model by a factor (1 + (k / K_PRIOR)²).
 K_PRIOR = 1.0
+#: The lens range the distortion term may take (barrel to mild pincushion, in this model's units).
+_K_MIN, _K_MAX = -0.1, 0.35
 
 
 @dataclass
@@ -168,12 +170,15 @@ def refine_corners(
         if meas is None:
             break
         points, axis, expected = meas
+        # The first pass already searches the whole lens range for k: a wide lens is then
+        # reached at once instead of by +-0.08 per pass (five passes on the bench frame, now two).
         fitted = _fit_geometry(
             geo,
             geo.to_image(points),
             axis,
             expected,
-            fit_k=cfg.fit_distortion and it > 0,
+            fit_k=cfg.fit_distortion,
+            k_span=None if it == 0 else 0.08,
             floor=0.06 if it < 2 else 0.02,
         )
         if fitted is None:
@@ -182,7 +187,7 @@ def refine_corners(
         new = geo.corners()
         moved = float(np.abs(new - previous).max())
         previous = new
-        if moved < max(0.3, 0.005 * pitch) and it > 0:
+        if moved < max(0.3, 0.01 * pitch) and it > 0:
             last_corners = new  # converged: its separation is the one just measured
             break
     # Separation is flat near the truth (the arms are the precise part) and the
@@ -251,51 +256,54 @@ def _arm_centres(
 
 
 def _fit_geometry(
-    geo: _Geometry, observed: np.ndarray, axis: np.ndarray, expected: np.ndarray, fit_k: bool, floor: float = 0.02
+    geo: _Geometry,
+    observed: np.ndarray,
+    axis: np.ndarray,
+    expected: np.ndarray,
+    fit_k: bool,
+    floor: float = 0.02,
+    k_span: float | None = 0.08,
 ) -> _Geometry | None:
-    """Robustly fit board_from_ideal (and k) so each measured arm centre lands on its tile's centre line."""
+    """Robustly fit board_from_ideal (and k) so each measured arm centre lands on its tile's centre line.
+
+    ``k_span``: k is searched within this distance of the current one; ``None``
+    searches the whole lens range at once (the first distortion fit), so a wide
+    lens is reached in one pass rather than a step per pass.
+    """
     # Lens-sized k only: a runaway k would bend the grid to fit biased arms.
-    ks = np.clip(geo.k + np.linspace(-0.08, 0.08, 5), -0.1, 0.35) if fit_k else np.array([geo.k])
+    if not fit_k:
+        ks = np.array([geo.k])
+    elif k_span is None:
+        ks = np.linspace(_K_MIN, _K_MAX, 10)
+    else:
+        ks = np.clip(geo.k + np.linspace(-k_span, k_span, 5), _K_MIN, _K_MAX)
     weights = np.ones(len(observed))
     norm, prior = _normalisation(geo)  # the same for every solve below: computed once
-    best: tuple[float, np.ndarray, float, np.ndarray] | None = None
+    best: tuple[np.ndarray, float] | None = None
     for _ in range(3):
-        results = []
-        for k in ks:
-            sol = _solve_board_from_ideal(geo, observed, axis, expected, weights, float(k), norm, prior)
-            if sol is not None:
-                results.append((sol[1], sol[0], float(k), sol[2]))
-        if not results:
+        sol = _solve_many(geo, observed, axis, expected, weights, ks, norm, prior)
+        if sol is None:
             return None
-        if fit_k and len(results) >= 3:
-            # Bending is believed only when it explains clearly more than a flat homography.
-            cost = np.array([r[0] * (1.0 + (r[2] / K_PRIOR) ** 2) for r in results])
-            kk = np.array([r[2] for r in results])
-            i = int(np.argmin(cost))
-            if 0 < i < len(cost) - 1:
-                den = cost[i - 1] - 2 * cost[i] + cost[i + 1]
-                if den > 0:
-                    k_star = kk[i] + 0.5 * (cost[i - 1] - cost[i + 1]) / den * (kk[1] - kk[0])
-                    k_star = float(np.clip(k_star, -0.1, 0.35))
-                    sol = _solve_board_from_ideal(
-                        geo, observed, axis, expected, weights, float(k_star), norm, prior
-                    )
-                    if sol is not None:
-                        results.append((sol[1], sol[0], float(k_star), sol[2]))
-        best = min(results, key=lambda r: r[0] * (1.0 + (r[2] / K_PRIOR) ** 2))
-        _, hom, k, ideal = best  # ideal: the observed points undistorted with this very k
-        resid = np.abs(_predict(hom, ideal, axis) - expected)
+        homs, costs, _, resids = sol
+        # Bending is believed only when it explains clearly more than a flat homography.
+        penalised = costs * (1.0 + (ks / K_PRIOR) ** 2)
+        i = int(np.argmin(penalised))
+        if fit_k and 0 < i < len(ks) - 1:
+            den = penalised[i - 1] - 2 * penalised[i] + penalised[i + 1]
+            if den > 0:  # the parabola's minimum through the best k and its neighbours
+                k_star = np.clip(ks[i] + 0.5 * (penalised[i - 1] - penalised[i + 1]) / den * (ks[1] - ks[0]),
+                                 _K_MIN, _K_MAX)  # fmt: skip
+                star = _solve_many(geo, observed, axis, expected, weights, np.array([k_star]), norm, prior)
+                if star is not None and star[1][0] * (1.0 + (k_star / K_PRIOR) ** 2) < penalised[i]:
+                    homs, ks, resids, i = star[0], np.array([k_star]), star[3], 0
+        best = (homs[i], float(ks[i]))
+        resid = np.abs(resids[i])
         scale = max(1.4826 * float(np.median(resid)), floor)  # tile units; wide while far from converged
         weights = 1.0 / np.maximum(1.0, resid / (1.5 * scale))
         weights[resid > 4 * scale] = 0.0
-        ks = np.array([k])
+        ks = ks[i : i + 1]
     assert best is not None
-    return _Geometry(best[1], best[2], geo.centre, geo.scale)
-
-
-def _predict(hom: np.ndarray, ideal: np.ndarray, axis: np.ndarray) -> np.ndarray:
-    board = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), hom)[0]
-    return np.where(axis == 0, board[:, 0], board[:, 1])
+    return _Geometry(best[0], best[1], geo.centre, geo.scale)
 
 
 def _normalisation(geo: _Geometry) -> tuple[np.ndarray, np.ndarray]:
@@ -306,39 +314,46 @@ def _normalisation(geo: _Geometry) -> tuple[np.ndarray, np.ndarray]:
     return norm, (prior / prior[2, 2]).ravel()[:8]
 
 
-def _solve_board_from_ideal(
+def _solve_many(
     geo: _Geometry,
     observed: np.ndarray,
     axis: np.ndarray,
     expected: np.ndarray,
     weights: np.ndarray,
-    k: float,
+    ks: np.ndarray,
     norm: np.ndarray,
     prior: np.ndarray,
-) -> tuple[np.ndarray, float, np.ndarray] | None:
-    """Weighted linear fit of the 8 homography parameters from 1-D constraints.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """Weighted linear fits of the 8 homography parameters from 1-D constraints, one per distortion ``ks``.
 
-    ``norm`` and ``prior`` come from :func:`_normalisation` of ``geo``. Returns
-    the homography, its cost and the undistorted points (the caller's
-    residuals reuse them rather than undistorting again).
+    All candidate k are solved in one batch (the undistorted points are linear
+    in k). ``norm`` and ``prior`` come from :func:`_normalisation` of ``geo``.
+    Returns the homographies (K, 3, 3), their costs (K,), the undistorted
+    points (K, N, 2) and the signed residuals (K, N, tile units).
     """
-    ideal = geo.undistort(observed, k)
+    d = observed - geo.centre
+    r2 = (d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]) / geo.scale**2
+    ideal = geo.centre + d[None] * (1.0 + ks[:, None] * r2[None])[..., None]  # (K, N, 2)
     # Normalise image coordinates for conditioning.
-    u = (ideal[:, 0] - geo.centre[0]) / geo.scale
-    v = (ideal[:, 1] - geo.centre[1]) / geo.scale
-    rows = np.zeros((len(u), 8))
+    u = (ideal[..., 0] - geo.centre[0]) / geo.scale
+    v = (ideal[..., 1] - geo.centre[1]) / geo.scale
     is_x = axis == 0
-    rows[is_x, 0], rows[is_x, 1], rows[is_x, 2] = u[is_x], v[is_x], 1.0
-    rows[~is_x, 3], rows[~is_x, 4], rows[~is_x, 5] = u[~is_x], v[~is_x], 1.0
-    rows[:, 6], rows[:, 7] = -expected * u, -expected * v
+    rows = np.zeros((len(ks), len(observed), 8))
+    rows[:, is_x, 0], rows[:, is_x, 1], rows[:, is_x, 2] = u[:, is_x], v[:, is_x], 1.0
+    rows[:, ~is_x, 3], rows[:, ~is_x, 4], rows[:, ~is_x, 5] = u[:, ~is_x], v[:, ~is_x], 1.0
+    rows[..., 6], rows[..., 7] = -expected * u, -expected * v
     # A weak pull toward the current model keeps directions the arms do not pin down in place.
     lam = 1e-4 * max(float(weights.sum()), 1.0)
-    lhs = rows.T @ (rows * weights[:, None]) + lam * np.eye(8)
-    rhs = rows.T @ (expected * weights) + lam * prior
+    weighted = rows * weights[None, :, None]
+    lhs = rows.transpose(0, 2, 1) @ weighted + lam * np.eye(8)
+    rhs = np.einsum("kni,n->ki", weighted, expected) + lam * prior
     try:
-        hn = np.linalg.solve(lhs, rhs)
+        hn = np.linalg.solve(lhs, rhs[..., None])[..., 0]
     except np.linalg.LinAlgError:
         return None
-    hom = np.append(hn, 1.0).reshape(3, 3) @ norm
-    resid = _predict(hom, ideal, axis) - expected
-    return hom, float((weights * resid * resid).sum() / max(weights.sum(), 1e-9)), ideal
+    homs = np.concatenate([hn, np.ones((len(ks), 1))], axis=1).reshape(-1, 3, 3) @ norm
+    proj = np.einsum("kij,knj->kni", homs[:, :, :2], ideal) + homs[:, None, :, 2]
+    pred = np.where(is_x, proj[..., 0], proj[..., 1]) / proj[..., 2]
+    resid = pred - expected
+    costs = (weights * resid * resid).sum(axis=1) / max(float(weights.sum()), 1e-9)
+    return homs, costs, ideal, resid
