@@ -1,0 +1,87 @@
+"""The third held-out renderer writes photos whose labels follow FORMATS.md §5."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.board import FIXED_TILES, SIZE, Tile
+from tests.support import third_render
+from vision.dataset import load_folder
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    day = tmp_path_factory.mktemp("third_day")
+    night = tmp_path_factory.mktemp("third_night")
+    assert third_render.main([str(day), "--count", "1", "--seed", "5", "--size", "480x360"]) == 0
+    assert (
+        third_render.main(
+            [
+                str(night),
+                "--count",
+                "1",
+                "--seed",
+                "6",
+                "--size",
+                "400x300",
+                "--lighting",
+                "night",
+                "--occluded-fraction",
+                "1",
+            ]
+        )
+        == 0
+    )
+    return day, night
+
+
+def test_labels_are_accepted_by_the_loader(folders):
+    for folder in folders:
+        dataset = load_folder(folder)
+        assert not dataset.skipped
+        assert [s.name for s in dataset.samples] == ["0000.jpg"]
+
+
+def test_labels_follow_the_format(folders):
+    day, night = folders
+    for folder, lighting, occluded, size in ((day, "day", False, (480, 360)), (night, "night", True, (400, 300))):
+        label = json.loads((folder / "0000.json").read_text())
+        assert label["lighting"] == lighting and label["occluded"] is occluded
+        tiles = [[Tile.parse(t) for t in row] for row in label["tiles"]]
+        assert len(tiles) == SIZE and all(len(row) == SIZE for row in tiles)
+        assert all(str(tiles[r][c]) == label["tiles"][r][c] for r in range(SIZE) for c in range(SIZE))
+        for (r, c), tile in FIXED_TILES.items():
+            assert tiles[r][c] == tile
+        assert 1 <= len(label["pawns"]) <= 4
+        assert set(label["pawns"]) <= {"red", "yellow", "green", "blue"}
+        assert all(0 <= v < SIZE for sq in label["pawns"].values() for v in sq)
+        treasures = {tuple(sq) for sq in label["treasures"]}
+        assert len(treasures) in (23, 24)  # the spare may carry the 24th
+        assert {sq for sq in FIXED_TILES if len(str(FIXED_TILES[sq])) == 3} <= treasures
+        corners = np.array(label["corners"])
+        assert corners.shape == (4, 2)
+        w, h = size
+        assert (corners[:, 0] >= 0).all() and (corners[:, 0] < w).all()
+        assert (corners[:, 1] >= 0).all() and (corners[:, 1] < h).all()
+        # top-left, top-right, bottom-right, bottom-left: clockwise in image coordinates
+        x, y = corners[:, 0], corners[:, 1]
+        assert 0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y) > 0
+        image = cv2.imread(str(folder / "0000.jpg"))
+        assert image.shape == (h, w, 3)
+
+
+def test_night_is_darker_than_day(folders):
+    day, night = folders
+    assert cv2.imread(str(night / "0000.jpg")).mean() < cv2.imread(str(day / "0000.jpg")).mean()
+
+
+def test_same_seed_same_photo():
+    a, label_a, _ = third_render.render(11, size=(320, 240))
+    b, label_b, _ = third_render.render(11, size=(320, 240))
+    c, _, _ = third_render.render(12, size=(320, 240))
+    assert np.array_equal(a, b) and label_a == label_b
+    assert not np.array_equal(a, c)
