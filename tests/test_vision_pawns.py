@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
 import pytest
 
-from companion.board import Color, random_setup
+from companion.board import Color, Tile, random_setup
+from companion.observation import TileReading
+from vision.pawn_light import light_map, relit
 from vision.pawns import (
+    FEATURES,
     ColourModel,
     PawnConfig,
     _group_medians,
@@ -117,8 +121,6 @@ def test_pawns_ignore_a_board_without_tiles_read() -> None:
     assert {d.color.value for d in found} <= set(label["pawns"])
 
 
-
-
 def _synthetic_board(draw: str) -> Rectified:
     """A plain sand-coloured board (corridor everywhere) with one red object on square (3, 3)."""
     t, m = 48, 36
@@ -178,3 +180,32 @@ def test_sector_medians_of_8_bit_values_equal_the_general_path() -> None:
         expected = [float(np.median(values[groups == g])) for g in range(8) if np.any(groups == g)]
         assert _group_medians(values, groups, 8) == expected
         assert _group_medians(values.astype(np.float64), groups, 8) == expected
+
+
+def test_a_print_under_a_shadow_edge_is_judged_against_the_boards_light() -> None:
+    """A light gradient across the board shades a flat picture like a pawn; the board's light map divides it out."""
+    rect = _synthetic_board("print")
+    side = rect.image.shape[0]
+    ramp = np.linspace(0.45, 1.15, side)[None, :, None]  # a broad shadow edge running across the board
+    shaded = replace(rect, image=np.clip(rect.image * ramp, 0, 255).astype(np.uint8))
+    tiles = [TileReading(Tile.NES, 1.0)] * 49  # corridor arms and wall corners on every tile
+    features = {}
+    for sigma in (0.0, 0.5):
+        cfg = PawnConfig(light_sigma=sigma)
+        found = [c for c in candidates(shaded, tiles, cfg) if c.color is Color.RED]
+        assert len(found) == 1
+        features[sigma] = dict(zip(FEATURES, found[0].features, strict=True))
+    assert features[0.5]["smooth_range"] < 0.5 * features[0.0]["smooth_range"]
+    assert features[0.5]["surface"] < 0.5 * features[0.0]["surface"]
+
+
+def test_light_map_recovers_a_ramp_from_the_reference_material() -> None:
+    value = np.tile(np.linspace(60, 180, 200).astype(np.uint8), (200, 1))
+    reference = np.zeros(value.shape, bool)
+    reference[::3, ::3] = True
+    light = light_map(value, [reference], sigma=8.0)
+    assert light is not None and light.shape == value.shape
+    flat = relit(value, light)[20:-20, 20:-20].astype(np.float64)
+    assert flat.std() < 0.1 * value[20:-20, 20:-20].std()
+    assert light_map(value, [np.zeros(value.shape, bool)], sigma=8.0) is None
+    assert relit(value, None) is value

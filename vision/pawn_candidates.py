@@ -20,6 +20,7 @@ from companion.observation import TileReading
 from vision.occlusion import shade_invariant
 from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import WIDTH, features
+from vision.pawn_light import light_map, relit
 from vision.pawn_model import PawnConfig
 from vision.rectify import Rectified
 
@@ -111,8 +112,16 @@ def candidates(
     # Saturation, value and the tile area are the same test for every colour: computed once.
     lit = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value) & inside
     masks = {color: hue_only(hsv[..., 0], rng) & lit for color, rng in ranges.items()}
+    value = hsv[..., 2]
     if tiles is not None and len(tiles) == SIZE * SIZE:
-        masks = _drop_artwork(rect, tiles, masks, cfg)
+        wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
+        coloured = np.logical_or.reduce(list(masks.values()))
+        light = None
+        if cfg.light_sigma > 0:
+            plain = ~coloured
+            light = light_map(value, [wall & plain, arms & plain], cfg.light_sigma * t)
+            value = relit(value, light)
+        masks = _drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
     cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
     if cam.shape != (2,) or not np.all(np.isfinite(cam)):
         cam = np.array([rect.size / 2.0] * 2)
@@ -129,7 +138,7 @@ def candidates(
                 continue
             if area < cfg.min_fill * w * h:  # a thin curve or a ring, not a solid
                 continue
-            feats, base = features(labels, i, hsv, (x, y, w, h), cam, rect)
+            feats, base = features(labels, i, hsv, (x, y, w, h), cam, rect, value)
             if feats[WIDTH] < cfg.min_width:  # a line of artwork (a wall's edge, a stripe), not a body
                 continue
             out.append(Candidate(color, feats, base, (x, y, w, h), rel, labels, i))
@@ -137,11 +146,22 @@ def candidates(
 
 
 def _drop_artwork(
-    rect: Rectified, tiles: Sequence[TileReading], masks: dict[Color, np.ndarray], cfg: PawnConfig
+    rect: Rectified,
+    zone_masks: tuple[np.ndarray, np.ndarray, np.ndarray],
+    coloured: np.ndarray,
+    masks: dict[Color, np.ndarray],
+    cfg: PawnConfig,
+    light: np.ndarray | None = None,
 ) -> dict[Color, np.ndarray]:
-    """Remove pixels that look like this frame's corridor (anywhere) or walls (outside the corridor core)."""
-    wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
-    coloured = np.logical_or.reduce(list(masks.values())) if masks else np.zeros(wall.shape, dtype=bool)
+    """Remove pixels that look like this frame's corridor (anywhere) or walls (outside the corridor core).
+
+    ``zone_masks`` are :func:`zones` (certain wall, certain corridor, corridor arms);
+    ``coloured`` is the union of ``masks``. With the board's ``light`` map
+    (:mod:`vision.pawn_light`) the lightness is compared with the light divided out,
+    and weighs ``relit_lightness_weight``: under even light a pawn the artwork's
+    colour still stands out by its own shading and highlights.
+    """
+    wall, corridor, arms = zone_masks
     ys, xs = np.nonzero(coloured)
     if len(ys) == 0:
         return masks
@@ -149,7 +169,7 @@ def _drop_artwork(
     # The colour transform is per pixel, so it is computed only where it is read: the
     # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
     flat = (ys * width + xs, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
-    values, wall_samples, arm_samples = _artwork_colours(rect.image, flat, cfg)
+    values, wall_samples, arm_samples = _artwork_colours(rect.image, flat, cfg, light)
     artwork = np.zeros(len(ys), dtype=bool)
     for samples, where in ((wall_samples, ~corridor[ys, xs]), (arm_samples, np.ones(len(ys), dtype=bool))):
         gauss = _gaussian(samples)
@@ -163,7 +183,9 @@ def _drop_artwork(
     return {color: mask & ~drop for color, mask in masks.items()}
 
 
-def _artwork_colours(image: np.ndarray, flat: Sequence[np.ndarray], cfg: PawnConfig) -> list[np.ndarray]:
+def _artwork_colours(
+    image: np.ndarray, flat: Sequence[np.ndarray], cfg: PawnConfig, light: np.ndarray | None = None
+) -> list[np.ndarray]:
     """The artwork comparison colours (float64, (n, 3)) of the pixels at each array of flat indices.
 
     Shade-invariant chromaticity is a per-pixel formula, so it is applied to the few
@@ -172,7 +194,14 @@ def _artwork_colours(image: np.ndarray, flat: Sequence[np.ndarray], cfg: PawnCon
     """
     if cfg.shade_invariant_artwork:
         pixels = image.reshape(-1, image.shape[2])
-        weight = cfg.artwork_lightness_weight
-        return [shade_invariant(pixels[i][:, None, :], weight).reshape(-1, 3).astype(np.float64) for i in flat]
+        if light is None:
+            weight = cfg.artwork_lightness_weight
+            return [shade_invariant(pixels[i][:, None, :], weight).reshape(-1, 3).astype(np.float64) for i in flat]
+        out = []
+        for i in flat:
+            colours = shade_invariant(pixels[i][:, None, :], cfg.relit_lightness_weight).reshape(-1, 3)
+            colours[:, 2] /= light.reshape(-1)[i]
+            out.append(colours.astype(np.float64))
+        return out
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).reshape(-1, 3)
     return [lab[i].astype(np.float64) for i in flat]

@@ -34,7 +34,14 @@ def features(
     box: tuple[int, int, int, int],
     cam: np.ndarray,
     rect: Rectified,
+    value: np.ndarray | None = None,
 ) -> tuple[tuple[float, ...], tuple[float, float]]:
+    """The blob's features (:data:`FEATURES`) and its base (rectified pixels).
+
+    ``value`` is the brightness with the board's light divided out
+    (:mod:`vision.pawn_light`; default the raw HSV value): shading is judged on it,
+    a glint on the raw brightness.
+    """
     t, m = rect.tile_px, rect.margin_px
     x, y, w, h = box
     origin = (x, y)
@@ -42,7 +49,7 @@ def features(
     hsv = full_hsv[y : y + h, x : x + w]
     area = float(blob.sum())
     s = hsv[..., 1][blob].astype(np.float64)
-    v_all = hsv[..., 2]
+    v_all = (full_hsv[..., 2] if value is None else value)[y : y + h, x : x + w]
     v = v_all[blob].astype(np.float64)
     k = max(3, round(t / 10)) | 1
     # Outside the box counts as background (the blob's rim at the box edge erodes too).
@@ -56,7 +63,7 @@ def features(
     hull = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(hull_pts), 1)
     holes = (hull > 0) & ~blob
-    shine = (v_all > 190) & (hsv[..., 1] < 90)
+    shine = (hsv[..., 2] > 190) & (hsv[..., 1] < 90)
     glint = float((holes & shine).sum()) * (48.0 / t) ** 2
     body_level = median(v) if len(v) else 0.0
     marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
@@ -72,7 +79,7 @@ def features(
     a_lo, a_hi = percentiles(along, (5, 95))
     c_lo, c_hi = percentiles(across, (5, 95))
     elongation = (a_hi - a_lo + 1.0) / (c_hi - c_lo + 1.0)
-    shadow, ring_level = _surroundings(labels, index, full_hsv, box, centroid, t)
+    shadow, ring_level = _surroundings(labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t)
     log_area = math.log(max(area / (t * t), 1e-3) / 0.16)
     feats = (
         log_area,
@@ -152,7 +159,7 @@ def _shading(value: np.ndarray, inside: np.ndarray, t: int) -> tuple[float, floa
 
 
 def _surroundings(
-    labels: np.ndarray, index: int, hsv: np.ndarray, box: tuple[int, int, int, int], centroid: np.ndarray, t: int
+    labels: np.ndarray, index: int, value: np.ndarray, box: tuple[int, int, int, int], centroid: np.ndarray, t: int
 ) -> tuple[float, float]:
     """How one-sided the darkness around a blob is (a cast shadow), and the surroundings' level vs the blob's.
 
@@ -167,13 +174,13 @@ def _surroundings(
     outer = cv2.dilate(sub, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
     inner = cv2.dilate(sub, np.ones((3, 3), np.uint8))
     ring = (outer > 0) & (inner == 0)
-    v = hsv[y0:y1, x0:x1, 2].astype(np.float64)
+    v = value[y0:y1, x0:x1].astype(np.float64)
     ys, xs = np.nonzero(ring)
     if len(ys) < 16:
         return 0.0, 1.0
     angle = np.arctan2(ys + y0 - centroid[1], xs + x0 - centroid[0])
     sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
-    raw = hsv[y0:y1, x0:x1, 2][ys, xs]
+    raw = value[y0:y1, x0:x1][ys, xs]
     values = raw.astype(np.float64)
     medians = group_medians(raw, sector, 8)
     level = median(values)

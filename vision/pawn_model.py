@@ -17,9 +17,12 @@ from vision.pawn_colour import HUE_RANGES
 from vision.pawn_features import FEATURES
 
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
+#: Fitted by ``python -m tests.support.fit_pawns`` (signs bounded there, see its ``SIGNS``)
+#: on the day blobs of 80 team-renderer and 80 held-out-renderer boards (seeds 951000+
+#: and 950000+), brightness relit by the board's light.
 PAWN_WEIGHTS: tuple[float, ...] = (
-    -2.264, 5.412, 0, -14.43, 0, 0.7746, 0, 0, -14.43, 2.165, 1.355, 0, 22.6, 3.208, 1.279, 0, -6.646, 16.12, 2.896, 0,
-    -14.79,
+    0, 1.774, -1.58, -6.739, 0, 0, -13.7, -0.09199, -8.951, 1.253, 1.127, 0, 11.4, 1.349, 2.411, 0, -3.511, 15.5,
+    4.546, 0, -8.309,
 )  # fmt: skip
 
 
@@ -45,6 +48,13 @@ class PawnConfig:
     ``wall_distance2``: squared Mahalanobis distance to the wall (or corridor) colour
     under which a pixel is artwork; ``shade_invariant_artwork``/``artwork_lightness_weight``:
     compare in chromaticity plus a little lightness (else in Lab).
+    ``light_sigma``: the board's light map is smoothed over this many tiles
+    (:mod:`vision.pawn_light`; 0: no map). On the fit's boards 0.3, 0.5 and 1.0 did
+    about as well (0.5 best by a pawn or two). ``relit_lightness_weight``: with a light
+    map the artwork comparison's lightness is relit and weighs this much (a blue pawn
+    on a blue corridor differs in lightness and shading, not in chromaticity): 0.2 vs
+    1.0/2.0/4.0 on the fit's blobs: held-out dev 107/128 vs 107-109, team dev 100/110
+    vs 104-105/109.
     ``min_confidence``/``night_min_confidence``: report thresholds by lighting. By day 0.5:
     on the fit's boards 0.45-0.6 made about as few per-colour mistakes (0.5 also keeps
     a flat green LED pool on a team-renderer fixture out; an artwork blob reported as a
@@ -70,6 +80,8 @@ class PawnConfig:
     artwork_lightness_weight: float = 0.2
     night_min_confidence: float = 0.995
     calibrated_hue_tolerance: int = 12
+    light_sigma: float = 0.5
+    relit_lightness_weight: float = 2.0
     weights: tuple[float, ...] = PAWN_WEIGHTS
     hue_ranges: Mapping[Color, tuple[tuple[int, int], ...]] = field(default_factory=lambda: dict(HUE_RANGES))
 

@@ -16,8 +16,10 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    are dropped anywhere, and pixels that look like its walls (learned where the
    openings say "wall") everywhere but the corridor's core. Colours are compared
    in shade-invariant chromaticity (:func:`vision.occlusion.shade_invariant`), so
-   a shadow or a light pool on the artwork is still artwork. A green pawn on a
-   green hedge then no longer merges with the hedge, yet keeps its highlights,
+   a shadow or a light pool on the artwork is still artwork, plus the lightness
+   with the board's light divided out (:mod:`vision.pawn_light`), so a pawn of the
+   artwork's own colour still differs by its shading and highlights. A green pawn
+   on a green hedge then no longer merges with the hedge, yet keeps its highlights,
    its shaded side, and everything standing over the corridor.
 2. **Evidence.** Each connected blob is described by edition-free facts of a
    raised, lit solid: its size and compactness (a pawn's foot is ~0.4 tile
@@ -26,17 +28,21 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    to small marks (the brightness range after a median filter wider than a
    printed eye or dot, and the range of a quadratic surface fitted with the marks
    and glints left out) — a specular glint, a one-sided shadow around it, and its
-   elongation away from the camera. Against flat artwork: dark marks enclosed by
+   elongation away from the camera. Brightness is judged *relit*: divided by the
+   light the board around the blob receives (measured on its certain wall and
+   corridor), so a flat picture under a shadow's edge or a light pool is flat
+   again. Against flat artwork: dark marks enclosed by
    the blob (a picture's eyes and spots; a pawn's top is one body, its only holes
    bright glints). Blobs thinner than ``min_width`` are lines of artwork.
 3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`)
-   gives a confidence. It was fitted on ~2400 blobs of 210 boards from two
-   independent renderers (the team's four looks and a held-out renderer with other
-   artwork, pawn shapes and lighting), with each weight's sign fixed by the physics
-   above (more shading, glint, shadow, lean, solidity count *for* a pawn; marks
-   *against*), so a feature can only say what it means. (Fine brightness detail
-   and a thin dark outline all round were tried as evidence of print and earned
-   no weight.)
+   gives a confidence. It was fitted (``tests/support/fit_pawns.py``) on ~2100
+   blobs of 160 boards from two independent renderers (the team's looks and a
+   held-out renderer with other artwork, pawn shapes and lighting), with each
+   weight's sign bounded by the physics above (more smooth shading, glint, shadow,
+   lean, solidity count *for* a pawn; marks, raw brightness spread the smooth
+   field does not explain, and box-filling lattice-aligned shapes *against*), so a
+   feature can only say what it means. (A thin dark outline all round was tried as
+   evidence of print and earned no weight.)
    Features that describe one renderer's artwork rather than a pawn (how large a
    blob may be, its offset from the tile centre, its surroundings' brightness) get
    no weight. Each colour is reported at most once (its best blob) and only above

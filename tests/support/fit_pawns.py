@@ -1,0 +1,226 @@
+"""Refit the pawn model (:data:`vision.pawn_model.PAWN_WEIGHTS`) on labelled photo folders.
+
+Usage (from the repo root)::
+
+    python -m tests.support.fit_pawns TRAIN_FOLDER ... [--test FOLDER ...] [--cache-dir DIR]
+
+Every candidate blob of every image is described with the label's own corners (so a
+locate error cannot mislabel a blob), and labelled a pawn when its colour is in the
+label and its box touches the labelled square. A logistic model is fitted on the
+standardised features with an L2 penalty and each weight's sign bounded by
+:data:`SIGNS` (the physics each feature describes: shading, glint, shadow, solidity
+speak *for* a pawn; enclosed marks *against*; features that describe one renderer's
+artwork rather than a pawn get no weight). The weights, standardisation folded in,
+are printed ready to paste into ``vision/pawn_model.py``, with the per-folder pawn
+accuracy of the decisions they make (scored like ``vision.evaluate``).
+
+Use folders of BOTH renderers (``companion render-photos`` and
+``tests.support.holdout_render``) so the model learns what a pawn is, not one look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from vision.dataset import iter_decoded, load_folder
+from vision.pawn_candidates import candidates
+from vision.pawn_model import FEATURES, PawnConfig
+from vision.reader import ReaderConfig, normalise_frame
+from vision.rectify import rectify
+from vision.tiles import read_tiles
+
+#: Allowed sign per feature: +1 only for a pawn, -1 only against, 0 no weight, None free.
+SIGNS: dict[str, int | None] = {
+    "log_area": 0,  # a pawn's size is the edition's; only "too small to be a body" speaks
+    "log_area_small": +1,
+    "log_area_large": -1,
+    "fill": -1,  # artwork is laid out on the tile lattice (a glow filling a corridor is a box); pawns are round
+    "extent": 0,
+    "saturation": +1,
+    # Raw brightness spread counts against once the smooth light field (smooth_range,
+    # surface) is accounted for: what the field does not explain is printed detail.
+    "inner_cv": -1,
+    "inner_range": -1,
+    "value_cv": -1,
+    "dark_share": +1,  # a shaded side
+    "glint": +1,
+    "centre_offset": 0,  # where artwork sits on a tile is the edition's
+    "solidity": +1,
+    "elongation": +1,  # a raised body leans away from the camera
+    "shadow": +1,
+    "ring_level": 0,  # the surroundings' brightness is the edition's
+    "marks": -1,  # print: eyes and spots inside the outline
+    "smooth_range": +1,
+    "surface": +1,
+    "width": 0,
+}
+
+
+def collect(folders: Sequence[str], config: PawnConfig) -> dict[str, np.ndarray]:
+    """Features of every candidate blob, with its image, colour, square and pawn/not label."""
+    reader_cfg = ReaderConfig()
+    feats, pawn, image_ids, colours, squares, nights = [], [], [], [], [], []
+    truths: list[dict] = []
+    for folder in folders:
+        for sample, image, _ in iter_decoded(load_folder(folder)):
+            label = sample.label
+            if image is None or label.occluded or label.corners is None:
+                continue
+            frame, scale = normalise_frame(image, reader_cfg)
+            corners = np.asarray(label.corners, dtype=np.float32).reshape(4, 2) / scale
+            rect = rectify(frame, corners, tile_px=reader_cfg.tile_px, margin=reader_cfg.margin)
+            t, m = rect.tile_px, rect.margin_px
+            camera = rect.to_rect([(frame.shape[1] / 2.0, frame.shape[0] / 2.0)])[0]
+            image_id = len(truths)
+            truths.append({"folder": folder, "pawns": {c.value: list(sq) for c, sq in label.pawns.items()}})
+            for cand in candidates(rect, read_tiles(rect), config, camera=camera):
+                x, y, w, h = cand.box
+                row = min(6, max(0, int((cand.base[1] - m) // t)))
+                col = min(6, max(0, int((cand.base[0] - m) // t)))
+                truth = label.pawns.get(cand.color)
+                hit = False
+                if truth is not None:
+                    sx0, sy0 = m + truth[1] * t - 0.15 * t, m + truth[0] * t - 0.15 * t
+                    hit = x < sx0 + 1.3 * t and x + w > sx0 and y < sy0 + 1.3 * t and y + h > sy0
+                feats.append(cand.features)
+                pawn.append(hit)
+                image_ids.append(image_id)
+                colours.append(cand.color.value)
+                squares.append((row, col))
+                nights.append(label.lighting == "night")
+    return {
+        "features": np.asarray(feats, dtype=np.float64).reshape(-1, len(FEATURES)),
+        "pawn": np.asarray(pawn, dtype=bool),
+        "image": np.asarray(image_ids, dtype=np.int64),
+        "colour": np.asarray(colours),
+        "square": np.asarray(squares, dtype=np.int64).reshape(-1, 2),
+        "night": np.asarray(nights, dtype=bool),
+        "truths": np.asarray([json.dumps(tr) for tr in truths]),
+    }
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 0.02) -> tuple[float, ...]:
+    """Sign-bounded L2 logistic regression; returns raw-feature weights then the bias."""
+    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
+    z = (x - mu) / sd
+    k = z.shape[1]
+    # Balance the classes: pawns are a tenth of the blobs.
+    wpos = 0.5 / max(1, int(y.sum()))
+    wneg = 0.5 / max(1, int((~y).sum()))
+    sample_w = np.where(y, wpos, wneg)
+    target = y.astype(np.float64)
+
+    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        w, b = theta[:k], theta[k]
+        s = z @ w + b
+        p = 1.0 / (1.0 + np.exp(-np.clip(s, -50, 50)))
+        ll = -(sample_w * (target * np.logaddexp(0, -s) + (1 - target) * np.logaddexp(0, s))).sum()
+        grad_s = sample_w * (p - target)
+        grad = np.concatenate([z.T @ grad_s + 2 * l2 * w, [grad_s.sum()]])
+        return -ll + l2 * float(w @ w), grad
+
+    lo = np.array([-np.inf if SIGNS.get(n) in (None, -1) else 0.0 for n in FEATURES] + [-np.inf])
+    hi = np.array([np.inf if SIGNS.get(n) in (None, 1) else 0.0 for n in FEATURES] + [np.inf])
+    res_x = _projected_adam(loss, np.zeros(k + 1), lo, hi)
+    w_std, b = res_x[:k], res_x[k]
+    w_raw = w_std / sd
+    bias = b - float((w_std * mu / sd).sum())
+    return tuple(float(f"{v:.4g}") for v in (*w_raw, bias))
+
+
+def _projected_adam(
+    loss: Callable[[np.ndarray], tuple[float, np.ndarray]],
+    start: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    steps: int = 4000,
+    rate: float = 0.05,
+) -> np.ndarray:
+    """Minimise a smooth convex ``loss`` within the box [lo, hi] (Adam steps, clipped to the box; numpy only)."""
+    theta = np.clip(start, lo, hi)
+    m1 = np.zeros_like(theta)
+    m2 = np.zeros_like(theta)
+    for i in range(1, steps + 1):
+        _, grad = loss(theta)
+        m1 = 0.9 * m1 + 0.1 * grad
+        m2 = 0.999 * m2 + 0.001 * grad * grad
+        step = rate * (m1 / (1 - 0.9**i)) / (np.sqrt(m2 / (1 - 0.999**i)) + 1e-8)
+        theta = np.clip(theta - step * (0.1 if i > steps // 2 else 1.0), lo, hi)
+    return theta
+
+
+def score(data: dict[str, np.ndarray], weights: Sequence[float], config: PawnConfig) -> dict[str, tuple[int, int]]:
+    """Per folder: pawns right and pawns counted, deciding like :func:`vision.pawns.find_pawns`."""
+    w = np.asarray(weights[:-1])
+    z = data["features"] @ w + weights[-1]
+    p = 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+    night_of = {int(i): bool(n) for i, n in zip(data["image"], data["night"], strict=True)}
+    out: dict[str, list[int]] = {}
+    for image_id, raw in enumerate(data["truths"]):
+        truth = json.loads(str(raw))
+        sel = data["image"] == image_id
+        threshold = config.night_min_confidence if night_of.get(image_id) else config.min_confidence
+        best: dict[str, tuple[float, tuple[int, int]]] = {}
+        for pi, colour, sq in zip(p[sel], data["colour"][sel], data["square"][sel], strict=True):
+            if pi >= threshold and (colour not in best or pi > best[colour][0]):
+                best[str(colour)] = (float(pi), (int(sq[0]), int(sq[1])))
+        right = sum(1 for c, sq in truth["pawns"].items() if c in best and best[c][1] == tuple(sq))
+        total = len(truth["pawns"]) + sum(1 for c in best if c not in truth["pawns"])
+        acc = out.setdefault(truth["folder"], [0, 0])
+        acc[0] += right
+        acc[1] += total
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def blobs(folder: str, config: PawnConfig, cache_dir: str | None) -> dict[str, np.ndarray]:
+    """:func:`collect` of one folder, kept in ``cache_dir`` (delete it after changing a feature)."""
+    path = (
+        Path(cache_dir) / (Path(folder).resolve().as_posix().strip("/").replace("/", "_") + ".npz")
+        if cache_dir
+        else None
+    )
+    if path is not None and path.exists():
+        return dict(np.load(path))
+    data = collect([folder], config)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **data)
+    return data
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folders", nargs="+", help="training folders")
+    ap.add_argument("--test", nargs="*", default=[], help="folders only scored, not fitted on")
+    ap.add_argument("--cache-dir", help="where to keep each folder's collected blobs")
+    ap.add_argument("--l2", type=float, default=0.02)
+    ap.add_argument("--set", nargs="*", default=[], metavar="NAME=NUMBER", help="PawnConfig fields to try")
+    args = ap.parse_args(argv)
+    config = replace(PawnConfig(), **{k: float(v) for k, v in (item.split("=", 1) for item in args.set)})
+    train = [blobs(f, config, args.cache_dir) for f in args.folders]
+    x = np.concatenate([d["features"][~d["night"]] for d in train])
+    y = np.concatenate([d["pawn"][~d["night"]] for d in train])
+    weights = fit(x, y, args.l2)
+    print(f"{int(y.sum())} pawn blobs of {len(y)} fitted (day images of {len(train)} folders)")
+    print("PAWN_WEIGHTS = (\n    " + ", ".join(f"{v:.4g}" for v in weights) + ",\n)")
+    for name, v in zip(FEATURES, weights, strict=False):
+        if v:
+            print(f"  {name:16s} {v:+.4g}")
+    fitted = replace(config, weights=weights)
+    for kind, folders in (("train", args.folders), ("test", args.test)):
+        for folder in folders:
+            for name, (right, total) in score(blobs(folder, config, args.cache_dir), weights, fitted).items():
+                print(f"{kind} {name}: pawns {right}/{total} = {right / max(1, total):.3f}")
+    return 0 if math.isfinite(weights[-1]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

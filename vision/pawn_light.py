@@ -1,0 +1,60 @@
+"""The light falling on the board, so that shading is judged against it.
+
+A flat picture under a shadow's edge or a light pool is darker on one side than on
+the other, exactly like the lit and shaded sides of a pawn. What tells them apart is
+that the picture's brightness follows the light on the board around it, while a raised
+body is shaded *more* than its surroundings. The board itself is the light meter:
+wherever the read openings say a pixel is certainly wall, or certainly corridor away
+from the tile's centre (where no picture or pawn foot sits), its brightness over its
+material's typical brightness is the light there. Those ratios, smoothed over about
+half a tile, give a light map; dividing the brightness by it leaves what the object
+itself does to the light. Whatever the edition: only the two materials' existence is
+assumed, not their colours.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def light_map(value: np.ndarray, references: list[np.ndarray], sigma: float, step: int = 4) -> np.ndarray | None:
+    """The relative light (float32, ~1 on average) over ``value``'s image, or None without references.
+
+    ``references`` are boolean masks of pixels of one material each (the wall, the
+    corridor arms; pawn-coloured pixels already left out). A material's ratios are
+    weighted by its typical brightness: a black wall says little about the light.
+    The map is built on a ``step``-times smaller grid (the light is smooth) and
+    interpolated back.
+    """
+    h, w = value.shape
+    small = (max(1, w // step), max(1, h // step))
+    acc = np.zeros((small[1], small[0]), np.float32)
+    weight = np.zeros_like(acc)
+    for mask in references:
+        if int(np.count_nonzero(mask)) < 50:
+            continue
+        level = float(np.median(value[mask]))
+        if level < 20.0:  # too dark a material to read the light from
+            continue
+        ratio = np.where(mask, value.astype(np.float32) / level, 0.0).astype(np.float32)
+        m = mask.astype(np.float32)
+        acc += level * cv2.resize(ratio, small, interpolation=cv2.INTER_AREA)
+        weight += level * cv2.resize(m, small, interpolation=cv2.INTER_AREA)
+    if not weight.any():
+        return None
+    s = max(0.5, sigma / step)
+    num = cv2.GaussianBlur(acc, (0, 0), s)
+    den = cv2.GaussianBlur(weight, (0, 0), s)
+    light = num / np.maximum(den, 1e-6)
+    fallback = float(acc.sum() / max(weight.sum(), 1e-6))
+    light = np.where(den > 1e-3 * float(den.max()), light, fallback)
+    light = np.clip(light, 0.15, 4.0)
+    return cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def relit(value: np.ndarray, light: np.ndarray | None) -> np.ndarray:
+    """``value`` (uint8) as if the light were even: divided by the light map, back to 8 bits."""
+    if light is None:
+        return value
+    return np.clip(value.astype(np.float32) / light, 0, 255).astype(np.uint8)
