@@ -12,17 +12,26 @@ and the open edges, always corridor) and the picture is the share of centre
 pixels unlike it.
 
 Descriptor (:data:`DESCRIPTOR_SIZE` = 40 numbers, rotation-invariant, lighting-
-tolerant): a hue histogram of the saturated picture pixels (12 bins, weighted by
-saturation), a histogram of lightness relative to the corridor for all picture
-pixels (8 bins), per-ring statistics (4 rings: foreign share, mean relative
-lightness, mean chroma, hue-vector length: 16 numbers), and 4 global numbers.
-Compare two with :func:`descriptor_distance` (smaller = more alike).
+tolerant). The tile's corridor is its white reference: every picture pixel is
+divided by the corridor's colour (in log space), which takes out the light's
+colour and strength, so only the print's colour *relative to the board's*
+remains. Picture pixels count as far as they are saturated (plaques, outlines
+and shading are grey in every edition). Then: a hue histogram in the
+log-chromaticity plane around the corridor's colour (15 sectors, soft-binned,
+plus one for nearly colourless pixels), a histogram of brightness relative to the
+corridor (4 bins), the picture's share of 4 rings (its radial profile), how
+strongly its outline repeats 2..6 times around the centre in the inner and outer
+half (rotation-invariant Fourier magnitudes: ellipse, triangle, square, star,
+hexagon; 10 numbers) and the mean and spread of its relative colour and
+brightness (6). Compare two with :func:`descriptor_distance` (chi-square over the
+histograms, L1 over the rest; smaller = more alike).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -32,9 +41,15 @@ from companion.observation import TileReading
 from vision.rectify import Rectified
 
 DESCRIPTOR_SIZE = 40
-HUE_BINS = 12
-LIGHT_BINS = 8
+HUE_BINS = 15  # sectors of hue around the corridor's colour in the log-chromaticity plane
+CHROMA_FULL = 0.3  # log-chromaticity distance from the corridor's colour that counts as fully coloured
+LIGHT_BINS = 4
+LIGHT_LOW, LIGHT_HIGH = -2.0, 0.6  # log brightness relative to the corridor's
 RINGS = 4
+HARMONICS = (2, 3, 4, 5, 6)
+#: Weights of the distance's three parts (histograms, shape, mean colours): measured on two
+#: renderers' boards, the shape as much as the colour, the mean colours half (they repeat the histograms).
+W_HIST, W_SHAPE, W_COLOUR = 1.0, 1.0, 0.5
 
 
 @dataclass(frozen=True)
@@ -68,6 +83,50 @@ def _disc_geometry(tile_px: int, radius: float) -> tuple[np.ndarray, np.ndarray]
     return disc, ring
 
 
+@dataclass(frozen=True)
+class _Geometry:
+    """The discs' pixels and the descriptor's ring and harmonic weights, per tile size (cached)."""
+
+    area: np.ndarray  # (t*t,) pixels of either disc
+    in_disc: np.ndarray  # (n,) of those, in the search disc
+    in_wide: np.ndarray  # (n,) of those, in the describe disc
+    wide_idx: np.ndarray  # (m,) flat indices of the describe disc's pixels
+    disc_size: int
+    rings: np.ndarray  # (m, RINGS) one-hot ring of each describe pixel
+    ring_sizes: np.ndarray  # (RINGS,)
+    waves: np.ndarray  # (m, 2 * len(HARMONICS) * 2) cos/sin of k*angle, inner and outer half
+    halves: np.ndarray  # (m, 2) one-hot inner/outer half
+
+
+@cache
+def _geometry(tile_px: int, radius: float, describe_radius: float) -> _Geometry:
+    disc, _ = _disc_geometry(tile_px, radius)
+    wide, ring = _disc_geometry(tile_px, describe_radius)
+    area = (disc | wide).ravel()
+    wide_idx = np.flatnonzero(wide.ravel())
+    ring_w = ring.ravel()[wide_idx]
+    rings = np.eye(RINGS, dtype=np.float32)[ring_w]
+    yy, xx = np.mgrid[0:tile_px, 0:tile_px].astype(np.float32)
+    c = (tile_px - 1) / 2.0
+    angle = np.arctan2(yy - c, xx - c).ravel()[wide_idx]
+    outer = (ring_w >= RINGS // 2).astype(np.int64)
+    halves = np.eye(2, dtype=np.float32)[outer]
+    k = np.array(HARMONICS, dtype=np.float32)
+    trig = np.stack([np.cos(angle[:, None] * k), np.sin(angle[:, None] * k)], axis=-1)  # (m, K, 2)
+    waves = (halves[:, :, None, None] * trig[:, None, :, :]).reshape(len(wide_idx), -1)
+    return _Geometry(
+        area,
+        disc.ravel()[area],
+        wide.ravel()[area],
+        wide_idx,
+        int(disc.sum()),
+        rings,
+        np.maximum(rings.sum(axis=0), 1.0),
+        waves.astype(np.float32),
+        halves,
+    )
+
+
 def describe(
     rect: Rectified,
     tiles: Sequence[TileReading],
@@ -78,36 +137,36 @@ def describe(
 
     The four start squares never carry a treasure (their markings are not pictures),
     and ``hidden`` squares (under a pawn) cannot show one. Vectorised over the 49
-    tiles; only tiles with a picture get a descriptor.
+    tiles, and the descriptors over all pictures at once.
     """
     cfg = config or TreasureConfig()
     t = rect.tile_px
     grid = rect.tiles_array()  # (7, 7, t, t, 3) BGR
     flat = grid.reshape(-1, t, 3)
     lab8 = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(SIZE * SIZE, t * t, 3)
-    hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV).reshape(SIZE * SIZE, t * t, 3)
-    disc, _ = _disc_geometry(t, cfg.radius)
-    wide, ring = _disc_geometry(t, cfg.describe_radius)
+    geo = _geometry(t, cfg.radius, cfg.describe_radius)
     ref, texture = _corridor_colours(lab8.reshape(SIZE * SIZE, t, t, 3), tiles, t)  # (49, 3), (49,)
     # Only the pixels of the two discs are ever read: colour distances and descriptors work
     # on those (row-major order kept, so every sum and histogram is the same as over the tile).
-    area = (disc | wide).ravel()
-    in_disc, in_wide = disc.ravel()[area], wide.ravel()[area]
-    lab = lab8[:, area].astype(np.float32)  # (49, n, 3)
-    dist = np.linalg.norm(lab - ref[:, None, :], axis=2)
+    lab = lab8[:, geo.area].astype(np.float32)  # (49, n, 3)
+    diff = lab - ref[:, None, :]
     limit = np.maximum(cfg.foreign_distance, cfg.texture_factor * texture)
-    foreign = dist > limit[:, None]
-    shares = (foreign & in_disc[None]).sum(axis=1) / float(disc.sum())
-    hsv_wide, ring_wide = hsv[:, area][:, in_wide], ring.ravel()[wide.ravel()]
-    skip = set(START_SQUARES) | set(hidden)
-    out: list[Picture] = []
-    for i in range(SIZE * SIZE):
-        share = float(shares[i])
-        if share < cfg.min_share or divmod(i, SIZE) in skip:
-            out.append(Picture(False, (), share))
-        else:
-            described = _descriptor(lab[i][in_wide], hsv_wide[i], foreign[i][in_wide], ring_wide, ref[i])
-            out.append(Picture(True, described, share))
+    foreign = np.einsum("pnc,pnc->pn", diff, diff) > (limit**2)[:, None]  # squared: no square roots
+    shares = (foreign & geo.in_disc[None]).sum(axis=1) / float(geo.disc_size)
+    skip = np.zeros(SIZE * SIZE, dtype=bool)
+    for r, c in set(START_SQUARES) | set(hidden):
+        if 0 <= r < SIZE and 0 <= c < SIZE:
+            skip[r * SIZE + c] = True
+    found = np.flatnonzero((shares >= cfg.min_share) & ~skip)
+    vectors: list[tuple[float, ...]] = []
+    if len(found):
+        bgr = flat.reshape(SIZE * SIZE, t * t, 3)[found][:, geo.wide_idx].astype(np.float32)
+        ref_bgr = cv2.cvtColor(ref[found][None].round().clip(0, 255).astype(np.uint8), cv2.COLOR_Lab2BGR)[0]
+        mask = foreign[found][:, geo.in_wide]
+        vectors = [tuple(v) for v in np.round(_descriptors(bgr, ref_bgr.astype(np.float32), mask, geo), 4).tolist()]
+    out = [Picture(False, (), s) for s in shares.tolist()]
+    for i, vector in zip(found.tolist(), vectors, strict=True):
+        out[i] = Picture(True, vector, out[i].share)
     return out
 
 
@@ -141,50 +200,70 @@ def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> 
     return ref, texture.astype(np.float32)
 
 
-def _descriptor(
-    lab: np.ndarray, hsv: np.ndarray, foreign: np.ndarray, ring: np.ndarray, ref: np.ndarray
-) -> tuple[float, ...]:
-    """One picture's descriptor from the describe disc's pixels, row-major: Lab (n, 3) float,
-    HSV (n, 3) uint8, which are foreign (n,), their ring index (n,); ``ref`` the corridor colour."""
-    sel = foreign
-    n_sel = max(1, int(sel.sum()))
-    light = lab[:, 0] - ref[0]  # lightness relative to the corridor: exposure-tolerant
-    chroma = np.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0)
-    hue = hsv[:, 0].astype(np.int64)
-    sat = hsv[:, 1].astype(np.float32) / 255.0
-    hue_hist = np.bincount((hue[sel] * HUE_BINS) // 180, weights=sat[sel], minlength=HUE_BINS)[:HUE_BINS]
-    hue_hist = hue_hist / max(1e-6, float(hue_hist.sum()))
-    light_bins = np.clip(((light[sel] + 120.0) * LIGHT_BINS / 240.0).astype(np.int64), 0, LIGHT_BINS - 1)
-    light_hist = np.bincount(light_bins, minlength=LIGHT_BINS) / float(n_sel)
-    rings_idx = ring
-    counts = np.maximum(np.bincount(rings_idx, minlength=RINGS), 1).astype(np.float64)
-    angle = np.deg2rad(hue * 2.0)
-    w = sat
-    vx = np.bincount(rings_idx, weights=np.cos(angle) * w, minlength=RINGS)
-    vy = np.bincount(rings_idx, weights=np.sin(angle) * w, minlength=RINGS)
-    rings = np.stack(
-        [
-            np.bincount(rings_idx, weights=sel, minlength=RINGS) / counts,
-            np.bincount(rings_idx, weights=light, minlength=RINGS) / counts / 100.0,
-            np.bincount(rings_idx, weights=chroma, minlength=RINGS) / counts / 100.0,
-            np.hypot(vx, vy) / counts,
-        ],
-        axis=1,
-    ).ravel()
-    stats = [
-        n_sel / max(1.0, float(len(ring))),
-        float(chroma[sel].mean()) / 100.0 if sel.any() else 0.0,
-        float(light[sel].std()) / 100.0 if sel.any() else 0.0,
-        float(sat[sel].mean()) if sel.any() else 0.0,
+def _descriptors(bgr: np.ndarray, ref: np.ndarray, mask: np.ndarray, geo: _Geometry) -> np.ndarray:
+    """Descriptors (P, 40) of P pictures: the describe disc's pixels (P, n, 3) BGR, the corridor colour
+    (P, 3) BGR of each tile, and which pixels are the picture's (P, n)."""
+    # The corridor is the tile's own white reference: dividing by it takes out the light's
+    # colour and strength (daylight, a warm lamp, an LED pool), the edition's print stays.
+    logs = np.log(bgr + 4.0) - np.log(ref + 4.0)[:, None, :]
+    u = logs[..., 2] - logs[..., 1]  # log red/green
+    v = logs[..., 0] - logs[..., 1]  # log blue/green
+    w = logs.mean(axis=2)  # log brightness relative to the corridor
+    # Each picture pixel counts as far as it is saturated: a plaque behind the picture, its
+    # outline and its shading are grey in every edition, the print's own colours are not.
+    brightest = bgr.max(axis=2)
+    saturation = (brightest - bgr.min(axis=2)) / np.maximum(brightest, 1.0)
+    weight = mask.astype(np.float32) * saturation
+    count = np.maximum(weight.sum(axis=1, keepdims=True), 1e-3)
+    n_pics = len(bgr)
+    offset = np.arange(n_pics)[:, None]
+    # Hue around the corridor's colour, in HUE_BINS sectors split linearly between the two nearest
+    # (a colour near a border does not jump bins between frames), weighted by how far from the
+    # corridor's colour it is; what is nearly colourless goes to one more bin.
+    colourful = np.minimum(np.hypot(u, v) / CHROMA_FULL, 1.0) * weight
+    pos = (np.arctan2(v, u) / (2 * np.pi) % 1.0) * HUE_BINS
+    low = pos.astype(np.int64) % HUE_BINS
+    frac = (pos - np.floor(pos)).astype(np.float32)
+    base = offset * (HUE_BINS + 1)
+    size = n_pics * (HUE_BINS + 1)
+    chroma = np.bincount((base + low).ravel(), (colourful * (1 - frac)).ravel(), size)
+    chroma += np.bincount((base + (low + 1) % HUE_BINS).ravel(), (colourful * frac).ravel(), size)
+    chroma += np.bincount(np.broadcast_to(base + HUE_BINS, weight.shape).ravel(), (weight - colourful).ravel(), size)
+    iw = np.clip(((w - LIGHT_LOW) * LIGHT_BINS / (LIGHT_HIGH - LIGHT_LOW)).astype(np.int64), 0, LIGHT_BINS - 1)
+    light = np.bincount((offset * LIGHT_BINS + iw).ravel(), weight.ravel(), n_pics * LIGHT_BINS)
+    hists = (
+        np.concatenate([chroma.reshape(n_pics, -1), light.reshape(n_pics, -1)], axis=1) / count
+    )  # (P, 20), each part sums to 1
+    # Shape, whatever the tile's turn: the picture's share of each ring, and how strongly
+    # its outline repeats 2..6 times around the centre (ellipse, triangle, square, star, hexagon).
+    ring_share = (weight @ geo.rings) / geo.ring_sizes  # (P, RINGS)
+    waves = weight @ geo.waves  # (P, 2 * HARMONICS * 2): cos and sin sums, inner and outer half
+    waves = waves.reshape(n_pics, 2, len(HARMONICS), 2)
+    half_counts = np.maximum(weight @ geo.halves, 1.0)  # (P, 2)
+    angular = np.hypot(waves[..., 0], waves[..., 1]) / half_counts[:, :, None]
+    return np.concatenate([hists, ring_share, angular.reshape(n_pics, -1), _extra(u, v, w, weight, count)], axis=1)
+
+
+def _extra(u: np.ndarray, v: np.ndarray, w: np.ndarray, weight: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Mean relative colour and brightness of the picture's pixels, and their colour and brightness spread (P, 6)."""
+    mu = (u * weight).sum(axis=1, keepdims=True) / count
+    mv = (v * weight).sum(axis=1, keepdims=True) / count
+    mw = (w * weight).sum(axis=1, keepdims=True) / count
+    spread = [
+        np.sqrt(((x - m) ** 2 * weight).sum(axis=1, keepdims=True) / count) for x, m in ((u, mu), (v, mv), (w, mw))
     ]
-    vector = np.concatenate([hue_hist, light_hist, rings, stats])
-    return tuple(round(v, 4) for v in vector.tolist())  # tolist: the same Python floats, made at once
+    return np.concatenate([mu, mv, mw, *spread], axis=1)
 
 
 def descriptor_distance(a: Sequence[float], b: Sequence[float]) -> float:
-    """Distance between two picture descriptors (L1 over the histogram parts, L2 over the rest)."""
+    """Distance between two picture descriptors (smaller = more alike): chi-square over the colour and
+    brightness histograms, L1 over the shape numbers, L1 over the mean colours (scaled)."""
     if len(a) != DESCRIPTOR_SIZE or len(b) != DESCRIPTOR_SIZE:
         return float("inf")
     va, vb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    h = HUE_BINS + LIGHT_BINS
-    return float(np.abs(va[:h] - vb[:h]).sum() + np.linalg.norm(va[h:] - vb[h:]))
+    h = HUE_BINS + 1 + LIGHT_BINS
+    total, diff = va[:h] + vb[:h], va[:h] - vb[:h]
+    chi2 = float((diff**2 / np.maximum(total, 1e-9)).sum()) * 0.5
+    shape = float(np.abs(va[h:-6] - vb[h:-6]).sum())
+    colour = float(np.abs(va[-6:] - vb[-6:]).sum())
+    return chi2 * W_HIST + shape * W_SHAPE + colour * W_COLOUR
