@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from .third_render_board import board_texture
-from .third_render_camera import build_camera, caster_shade, irradiance, lens_and_sensor, plane_points
+from .third_render_camera import build_camera, caster_shade, glare, irradiance, lens_and_sensor, plane_points
 from .third_render_hands import draw_occluder
 from .third_render_pawns import draw_pawns, pawn_shadows
 from .third_render_scene import SIZES, sample_scene
@@ -105,6 +105,12 @@ def render(
     irr = irradiance(scene.lights, scene.ambient, X, Y, caster_shade(scene.shadow_caster, X, Y))[..., ::-1]
     irr = cv2.resize(np.ascontiguousarray(irr), (gw * 8, gh * 8), interpolation=cv2.INTER_LINEAR)[:ch, :cw]
     canvas *= irr
+    if scene.post["glare"] > 0:
+        g = glare(cam, scene.lights[0], scene.post["glare_size"], X, Y)
+        g = cv2.resize(g, (gw * 8, gh * 8), interpolation=cv2.INTER_LINEAR)[:ch, :cw][by0:by1, bx0:bx1]
+        level = float(np.mean(irr[by0:by1:16, bx0:bx1:16]))
+        tint = np.asarray(scene.lights[0].rgb, np.float32)[::-1]
+        canvas[by0:by1, bx0:bx1] += (g * board_a * scene.post["glare"] * level)[..., None] * tint
     glow_level = 0.0
     if night:
         t = scene.style["glow_tint"]

@@ -151,6 +151,16 @@ def irradiance(lights, ambient: float, X: np.ndarray, Y: np.ndarray, shade: np.n
     return out
 
 
+def glare(cam: Camera, light, size: float, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """Mirror reflection of the main lamp in the glossy board print (a soft blob)."""
+    lx, ly, lz = light.pos
+    cx, cy, cz = cam.C
+    t = -cz / (-cz - lz)  # where the line from the camera to the mirrored lamp meets the table
+    px, py = cx + (lx - cx) * t, cy + (ly - cy) * t
+    d2 = (X - px) ** 2 + (Y - py) ** 2
+    return np.exp(-d2 / (2 * size * size)).astype(np.float32)
+
+
 def caster_shade(caster: dict | None, X: np.ndarray, Y: np.ndarray) -> np.ndarray | None:
     """Soft shadow of an object outside the photo (a shelf edge, a lamp arm, a head)."""
     if caster is None:
@@ -189,7 +199,7 @@ def lens_and_sensor(canvas: np.ndarray, cam: Camera, post: dict, rng: np.random.
     sy, sx = np.ogrid[: ch // 8 + 1, : cw // 8 + 1]
     r2 = ((sx * 8 - cam.K[0, 2]) ** 2 + (sy * 8 - cam.K[1, 2]) ** 2) / (0.25 * (w * w + h * h))
     vig = cv2.resize(((1 - post["vignette"] * r2) * gain).astype(np.float32), (cw, ch), interpolation=cv2.INTER_LINEAR)
-    canvas *= vig[..., None]
+    canvas *= vig[..., None] * np.asarray(post["wb"], np.float32)
     img = cv2.pow(cv2.max(canvas, 0.0), 1 / (2.2 * post["gamma"]))
     img = cv2.convertScaleAbs(img, alpha=255.0)
     if cam.barrel > 0:
@@ -203,6 +213,8 @@ def lens_and_sensor(canvas: np.ndarray, cam: Camera, post: dict, rng: np.random.
         img = img[m : m + h, m : m + w]
     if post["blur"] > 0.25:
         img = cv2.GaussianBlur(img, (0, 0), post["blur"])
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
+    img = cv2.addWeighted(img, post["saturation"], grey, 1 - post["saturation"], 0)
     cv2.setRNGSeed(int(rng.integers(2**31)))
     noise = np.empty((h, w, 3), np.int16)
     sd = post["noise"] * 255 * (1.3 if night else 1.0)

@@ -246,10 +246,11 @@ def sample_table(rng: np.random.Generator) -> dict:
 def sample_lights(rng: np.random.Generator, lighting: str, pawns: list[Pawn]) -> tuple[list[Light], float, dict | None]:
     lights: list[Light] = []
     if lighting == "day":
+        close = rng.random() < 0.35  # a desk lamp near the board: strong falloff across it
         for i in range(int(rng.integers(1, 3))):
             az = rng.uniform(0, 2 * np.pi)
-            dist = rng.uniform(4, 16)
-            h = rng.uniform(8, 22)
+            dist = rng.uniform(1.5, 7) if close and i == 0 else rng.uniform(4, 16)
+            h = rng.uniform(4, 8) if close and i == 0 else rng.uniform(8, 22)
             pos = (3.5 + dist * np.cos(az), 3.5 + dist * np.sin(az), -h)
             kel = float(rng.uniform(2700, 6500))
             tint = np.array(kelvin_bgr(kel)) ** 2.2
@@ -306,6 +307,10 @@ def sample_post(rng: np.random.Generator, lighting: str, quality: int | None) ->
         "exposure": float(rng.uniform(0.85, 1.15)),
         "quality": int(quality if quality is not None else rng.integers(70, 93)),
         "gamma": float(rng.uniform(0.9, 1.1)),
+        "wb": tuple(float(v) for v in rng.uniform(0.9, 1.1, 3)),
+        "saturation": float(rng.uniform(0.75, 1.2)),
+        "glare": 0.0 if night or rng.random() < 0.55 else float(rng.uniform(0.05, 0.3)),
+        "glare_size": float(rng.uniform(0.6, 2.2)),
     }
 
 
