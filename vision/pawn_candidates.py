@@ -79,20 +79,30 @@ def zones(rect: Rectified, tiles: Sequence[TileReading], zone: float = 0.27, cor
     return out
 
 
+def _mahalanobis2(d: np.ndarray, inv: np.ndarray) -> np.ndarray:
+    """Squared Mahalanobis lengths of the columns of ``d`` ((3, n): channel rows keep numpy's loops long)."""
+    return ((inv @ d) * d).sum(axis=0)
+
+
 def _gaussian(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Robust mean and inverse covariance of ``samples`` ((n, 3) float64; None when too few)."""
-    if len(samples) < 50:
+    """Robust mean ((3, 1)) and inverse covariance of ``samples`` ((3, n) float64; None when too few)."""
+    if samples.shape[1] < 50:
         return None
     keep = samples
     for _ in range(3):
-        mu = keep.mean(axis=0)
-        cov = np.cov(keep.T) + np.eye(3) * 4.0
-        inv = np.linalg.inv(cov)
-        d = samples - mu
-        keep = samples[np.einsum("ij,jk,ik->i", d, inv, d) < 9.0]
-        if len(keep) < 30:
+        mu, inv = _moments(keep)
+        keep = samples[:, _mahalanobis2(samples - mu, inv) < 9.0]
+        if keep.shape[1] < 30:
             return None
-    return keep.mean(axis=0), np.linalg.inv(np.cov(keep.T) + np.eye(3) * 4.0)
+    return _moments(keep)
+
+
+def _moments(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and inverse of the (unbiased, +4 on the diagonal) covariance, as ``np.cov`` gives it, by one product."""
+    mu = samples.mean(axis=1, keepdims=True)
+    d = samples - mu
+    cov = (d @ d.T) / max(1, samples.shape[1] - 1) + np.eye(samples.shape[0]) * 4.0
+    return mu, np.linalg.inv(cov)
 
 
 def candidates(
@@ -101,8 +111,13 @@ def candidates(
     config: PawnConfig | None = None,
     model: ColourModel | None = None,
     camera: Iterable[float] | None = None,
+    min_confidence: float | None = None,
 ) -> list[Candidate]:
-    """Every blob of a pawn colour in the tile area, with its features (see module doc)."""
+    """Every blob of a pawn colour in the tile area, with its features (see module doc).
+
+    With ``min_confidence``, blobs the model (``config.weights``) cannot score that
+    high are left out early (:func:`vision.pawn_features.features`' ``floor``).
+    """
     cfg = config or PawnConfig()
     t, m = rect.tile_px, rect.margin_px
     hsv = cv2.cvtColor(rect.image, cv2.COLOR_BGR2HSV)
@@ -111,7 +126,8 @@ def candidates(
     ranges = model.hue_ranges(cfg.hue_ranges, cfg.calibrated_hue_tolerance) if model else cfg.hue_ranges
     # Saturation, value and the tile area are the same test for every colour: computed once.
     lit = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value) & inside
-    masks = {color: hue_only(hsv[..., 0], rng) & lit for color, rng in ranges.items()}
+    hue = np.ascontiguousarray(hsv[..., 0])
+    masks = {color: (cv2.LUT(hue, _hue_table(tuple(rng))) > 0) & lit for color, rng in ranges.items()}
     value = hsv[..., 2]
     if tiles is not None and len(tiles) == SIZE * SIZE:
         wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
@@ -127,22 +143,55 @@ def candidates(
         cam = np.array([rect.size / 2.0] * 2)
     k = max(3, round(t / 16)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    floor = None if min_confidence is None else (cfg.weights, min_confidence)
     out: list[Candidate] = []
     for color, mask in masks.items():
-        mask8 = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, kernel)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask8, connectivity=8)
-        for i in range(1, count):
+        labels, stats = _components(mask, kernel, k)
+        for i in range(1, len(stats)):
             x, y, w, h, area = (int(v) for v in stats[i])
             rel = area / float(t * t)
             if rel < cfg.min_area or rel > cfg.max_area or max(w, h) > cfg.max_extent * t:
                 continue
             if area < cfg.min_fill * w * h:  # a thin curve or a ring, not a solid
                 continue
-            feats, base = features(labels, i, hsv, (x, y, w, h), cam, rect, value)
+            found = features(labels, i, hsv, (x, y, w, h), cam, rect, value, floor)
+            if found is None:
+                continue
+            feats, base = found
             if feats[WIDTH] < cfg.min_width:  # a line of artwork (a wall's edge, a stripe), not a body
                 continue
             out.append(Candidate(color, feats, base, (x, y, w, h), rel, labels, i))
     return out
+
+
+@cache
+def _hue_table(ranges: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """A 256-entry lookup table: 1 for the OpenCV hues in ``ranges`` (one pass over the image per colour)."""
+    return hue_only(np.arange(256), ranges).astype(np.uint8)
+
+
+def _components(mask: np.ndarray, kernel: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The opened mask's 8-connected components: a full-size label image and their stats (row 0: background).
+
+    Only the box around the mask's pixels is opened and labelled (a colour covers a
+    small part of the board), then placed back; the same labels as over the image.
+    """
+    mask8 = mask.view(np.uint8)
+    x, y, w, h = cv2.boundingRect(mask8)
+    labels = np.zeros(mask.shape, np.int32)
+    if w == 0 or h == 0:
+        return labels, np.zeros((1, 5), np.int32)
+    pad = k
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
+    opened = cv2.morphologyEx(mask8[y0:y1, x0:x1], cv2.MORPH_OPEN, kernel)
+    # Block-based labelling (Grana): the same components, ~4x faster here than the default.
+    _, sub, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(opened, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    labels[y0:y1, x0:x1] = sub
+    stats = stats.copy()
+    stats[1:, 0] += x0
+    stats[1:, 1] += y0
+    return labels, stats
 
 
 def _drop_artwork(
@@ -169,7 +218,9 @@ def _drop_artwork(
     # The colour transform is per pixel, so it is computed only where it is read: the
     # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
     flat = (ys * width + xs, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
-    values, wall_samples, arm_samples = _artwork_colours(rect.image, flat, cfg, light)
+    values, wall_samples, arm_samples = (
+        np.ascontiguousarray(a.T) for a in _artwork_colours(rect.image, flat, cfg, light)
+    )
     artwork = np.zeros(len(ys), dtype=bool)
     for samples, where in ((wall_samples, ~corridor[ys, xs]), (arm_samples, np.ones(len(ys), dtype=bool))):
         gauss = _gaussian(samples)
@@ -177,7 +228,7 @@ def _drop_artwork(
             continue
         mu, inv = gauss
         d = values - mu
-        artwork |= where & (np.einsum("ij,jk,ik->i", d, inv, d) < cfg.wall_distance2)
+        artwork |= where & (_mahalanobis2(d, inv) < cfg.wall_distance2)
     drop = np.zeros(wall.shape, dtype=bool)
     drop[ys[artwork], xs[artwork]] = True
     return {color: mask & ~drop for color, mask in masks.items()}

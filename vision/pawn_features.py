@@ -25,6 +25,10 @@ FEATURES: tuple[str, ...] = (
 )  # fmt: skip
 
 WIDTH = FEATURES.index("width")
+_SHADOW, _RING, _MARKS = (FEATURES.index(n) for n in ("shadow", "ring_level", "marks"))
+#: The ranges of the features computed last (shadow and ring level are clipped to them;
+#: marks only grow from 0), for the best case of a blob before they are computed.
+_LATE_RANGES = ((_SHADOW, 0.0, 1.0), (_RING, 0.0, 3.0), (_MARKS, 0.0, math.inf))
 
 
 def features(
@@ -35,8 +39,14 @@ def features(
     cam: np.ndarray,
     rect: Rectified,
     value: np.ndarray | None = None,
-) -> tuple[tuple[float, ...], tuple[float, float]]:
+    floor: tuple[Sequence[float], float] | None = None,
+) -> tuple[tuple[float, ...], tuple[float, float]] | None:
     """The blob's features (:data:`FEATURES`) and its base (rectified pixels).
+
+    With ``floor`` (logistic weights then bias, and a decision threshold as a
+    probability) a blob that cannot reach the threshold is given up (None) before its
+    costliest features - its surroundings and enclosed marks - are computed: their
+    weights' best case over their ranges is added instead. The same decisions.
 
     ``value`` is the brightness with the board's light divided out
     (:mod:`vision.pawn_light`; default the raw HSV value): shading is judged on it,
@@ -65,10 +75,8 @@ def features(
     holes = (hull > 0) & ~blob
     shine = (hsv[..., 2] > 190) & (hsv[..., 1] < 90)
     glint = float((holes & shine).sum()) * (48.0 / t) ** 2
-    body_level = median(v) if len(v) else 0.0
-    marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
-    marks_px = float(marks.sum()) * (48.0 / t) ** 2
-    smooth_range, surface = _shading(v_all, inner if inner.sum() >= 5 else blob, t)
+    region = inner if inner.sum() >= 5 else blob
+    smooth_range, surface = _shading(v_all, region, t)
     centroid = pts.mean(axis=0)
     offset = math.hypot(((centroid[0] - m) / t) % 1 - 0.5, ((centroid[1] - m) / t) % 1 - 0.5)
     direction = centroid - cam
@@ -79,9 +87,8 @@ def features(
     a_lo, a_hi = percentiles(along, (5, 95))
     c_lo, c_hi = percentiles(across, (5, 95))
     elongation = (a_hi - a_lo + 1.0) / (c_hi - c_lo + 1.0)
-    shadow, ring_level = _surroundings(labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t)
     log_area = math.log(max(area / (t * t), 1e-3) / 0.16)
-    feats = (
+    feats = [
         log_area,
         min(log_area, 0.0),
         max(log_area, 0.0),
@@ -96,18 +103,36 @@ def features(
         min(offset, 0.7),
         area / max(1.0, float(hull.sum())),
         min(float(elongation), 2.2),
-        shadow,
-        ring_level,
-        math.log1p(marks_px) / 3.0,
+        0.0,  # shadow, below
+        0.0,  # ring_level, below
+        0.0,  # marks, below
         smooth_range,
         surface,
         min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6),
+    ]
+    if floor is not None and _best_case(feats, *floor) < 0.0:
+        return None  # cannot reach the decision threshold whatever its surroundings and marks
+    body_level = median(v) if len(v) else 0.0
+    marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
+    feats[_MARKS] = math.log1p(float(marks.sum()) * (48.0 / t) ** 2) / 3.0
+    feats[_SHADOW], feats[_RING] = _surroundings(
+        labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t
     )
     # The foot: the blob end nearest the camera point, moved in by the foot's radius.
     half_width = max(1.0, (c_hi - c_lo) / 2.0)
     shift = min(a_lo + half_width, (a_lo + a_hi) / 2.0)
     base = centroid + d * shift
-    return feats, (float(base[0]), float(base[1]))
+    return tuple(feats), (float(base[0]), float(base[1]))
+
+
+def _best_case(partial: Sequence[float], weights: Sequence[float], threshold: float) -> float:
+    """The highest logit the blob can reach over the late features' ranges, minus the threshold's logit."""
+    z = sum(wi * fi for wi, fi in zip(weights, partial, strict=False)) + weights[-1]
+    for i, lo, hi in _LATE_RANGES:
+        w = weights[i]
+        z += w * (hi if w > 0 else lo) if w else 0.0
+    p = min(max(threshold, 1e-12), 1 - 1e-12)
+    return z - math.log(p / (1 - p))
 
 
 def _enclosed(blob: np.ndarray) -> np.ndarray:
@@ -116,11 +141,22 @@ def _enclosed(blob: np.ndarray) -> np.ndarray:
     A printed picture carries marks inside its outline; a pawn's top seen from above is
     one lit body (its only holes are specular glints; the caller keeps dark marks only).
     """
-    padded = np.pad(blob.astype(np.uint8), 1)
-    outside = padded.copy()
-    mask = np.zeros((padded.shape[0] + 2, padded.shape[1] + 2), np.uint8)
+    outside = cv2.copyMakeBorder(blob.view(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    mask = np.zeros((outside.shape[0] + 2, outside.shape[1] + 2), np.uint8)
     cv2.floodFill(outside, mask, (0, 0), 2)
     return outside[1:-1, 1:-1] == 0
+
+
+def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """The least-squares coefficients via the 6x6 normal equations (a fraction of ``lstsq``'s SVD cost).
+
+    The quadratic's columns are centred and in tile units, so the equations are well
+    conditioned; a degenerate blob (a line of pixels) falls back to ``lstsq``.
+    """
+    try:
+        return np.linalg.solve(design.T @ design, design.T @ target)
+    except np.linalg.LinAlgError:
+        return np.linalg.lstsq(design, target, rcond=None)[0]
 
 
 def _shading(value: np.ndarray, inside: np.ndarray, t: int) -> tuple[float, float]:
@@ -147,8 +183,7 @@ def _shading(value: np.ndarray, inside: np.ndarray, t: int) -> tuple[float, floa
     keep = np.ones(len(target), dtype=bool)
     fitted = target
     for _ in range(2):
-        coef, *_ = np.linalg.lstsq(design[keep], target[keep], rcond=None)
-        fitted = design @ coef
+        fitted = design @ _least_squares(design[keep], target[keep])
         resid = np.abs(target - fitted)
         keep = resid <= max(4.0, 2.5 * median(resid))
         if keep.sum() < 6:

@@ -139,7 +139,7 @@ def find_pawns(
     cfg = config or PawnConfig()
     threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
     best: dict[Color, tuple[float, Candidate]] = {}
-    for cand in candidates(rect, tiles, cfg, model, camera):
+    for cand in candidates(rect, tiles, cfg, model, camera, min_confidence=threshold):
         p = confidence(cand.features, cfg.weights)
         if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
             best[cand.color] = (p, cand)
