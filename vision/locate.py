@@ -88,7 +88,7 @@ class LocateConfig:
       when the best one stays below ``clear_separation`` after its polish.
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
-      falls below this share of the best seen (then the arms misled it).
+      falls below this share of the best refined pass (then the arms misled it).
     * ``min_separation``: below this separation of the fixed tiles' known open
       and closed edges (in spreads) there is no board to speak of: the search
       maximises it over many candidate grids, so chance alone reaches ~2 on a
