@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.board import SIZE
-from vision.locate import BoardNotFoundError, LocateConfig, find_board, order_corners
+from vision.locate import BoardNotFoundError, LocateConfig, block_average, find_board, order_corners
 from vision.rectify import rectify
 from vision.render import random_scene
 from vision.tiles import read_tiles
@@ -152,6 +152,17 @@ def test_config_is_honoured() -> None:
     refined = find_board(image)
     assert corner_error(refined, label) <= corner_error(coarse_only, label) + 0.5
     assert SIZE == 7
+
+
+@pytest.mark.parametrize("factor", [1, 2, 3, 4, 6])
+def test_block_average_is_the_block_mean(factor: int) -> None:
+    # Halvings (even factors) and one INTER_AREA step must both give each block's mean (+-1 for rounding).
+    image = np.random.default_rng(factor).integers(0, 256, (97, 131, 3), dtype=np.uint8)
+    h, w = image.shape[0] // factor, image.shape[1] // factor
+    blocks = image[: h * factor, : w * factor].reshape(h, factor, w, factor, 3).astype(np.float64)
+    reduced = block_average(image, factor)
+    assert reduced.shape == (h, w, 3)
+    assert float(np.abs(reduced - blocks.mean(axis=(1, 3))).max()) <= 1.0
 
 
 def test_lens_model_round_trip() -> None:

@@ -48,7 +48,7 @@ import numpy as np
 from vision.locate_grid import coarse_quad
 from vision.locate_refine import refine_corners
 
-__all__ = ["BoardNotFoundError", "LocateConfig", "find_board", "order_corners"]
+__all__ = ["BoardNotFoundError", "LocateConfig", "block_average", "find_board", "order_corners"]
 
 
 class BoardNotFoundError(Exception):
@@ -63,10 +63,13 @@ class BoardNotFoundError(Exception):
 class LocateConfig:
     """Locator settings and why they have these defaults.
 
-    * ``work_px``: long side of the block-averaged copy for the coarse search
-      (an integer reduction of the photo); a tile is then at least ~12 px even
-      for a board filling 40 % of the frame (~6 px in the half-size gradient
-      analysis, still enough to see its lattice).
+    * ``work_px``: about the long side of the block-averaged copy for the
+      coarse search (an integer reduction of the photo: 1280-1456 px -> 3,
+      1600-1640 -> 4, 2028 -> 5); a tile is then at least ~12 px even for a
+      board filling 40 % of the frame (~6 px in the half-size gradient
+      analysis, still enough to see its lattice). 420 rather than 512 makes
+      the bench's 1640 px photo a 4x reduction (two fast halvings, and ~0.56x
+      the pixels for every coarse step): ~9 ms less per read, the same grids.
     * ``min_tile_frac``/``max_tile_frac``: tile pitch range as a fraction of the
       image's short side (board from ~30 % to 100 % of the short side).
     * ``max_orientations``/``max_pitches``: how many rotation and pitch peaks the
@@ -95,7 +98,7 @@ class LocateConfig:
       table; real boards measure 5-20 by day, 4+ at night.
     """
 
-    work_px: int = 512
+    work_px: int = 420
     min_tile_frac: float = 0.035
     max_tile_frac: float = 0.145
     max_orientations: int = 2
@@ -153,6 +156,22 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
     return best
 
 
+def block_average(image: np.ndarray, factor: int) -> np.ndarray:
+    """``image`` reduced by the integer ``factor`` (each output pixel the mean of a factor x factor block).
+
+    Even factors go through halvings: OpenCV's INTER_AREA has a fast path for
+    exactly 2x (a 1640x1232 photo: ~0.8 ms for 4x as two halvings, ~2.5 ms for
+    3x in one go).
+    """
+    h, w = image.shape[:2]
+    out = image[: h - h % factor, : w - w % factor]
+    while factor > 1:
+        step = 2 if factor % 2 == 0 else factor
+        out = cv2.resize(out, (out.shape[1] // step, out.shape[0] // step), interpolation=cv2.INTER_AREA)
+        factor //= step
+    return out
+
+
 # --------------------------------------------------------------------------- entry point
 
 
@@ -168,8 +187,7 @@ def find_board(image: np.ndarray, config: LocateConfig | None = None) -> np.ndar
         raise BoardNotFoundError(f"image too small ({w}x{h})")
     # An integer reduction factor keeps INTER_AREA fast (a plain block average).
     factor = max(1, int(max(h, w) / cfg.work_px + 0.5))  # nearest, halves up (1280 px -> 3)
-    crop = bgr[: h - h % factor, : w - w % factor]
-    work = cv2.resize(crop, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    work = block_average(bgr, factor)
     scale = 1.0 / factor
     if float(cv2.meanStdDev(work)[1].max()) < 2.0:
         raise BoardNotFoundError("blank image")
