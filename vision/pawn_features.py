@@ -54,38 +54,41 @@ def features(
     """
     t, m = rect.tile_px, rect.margin_px
     x, y, w, h = box
-    origin = (x, y)
     blob = labels[y : y + h, x : x + w] == index
     hsv = full_hsv[y : y + h, x : x + w]
-    area = float(blob.sum())
-    s = hsv[..., 1][blob].astype(np.float64)
     v_all = (full_hsv[..., 2] if value is None else value)[y : y + h, x : x + w]
-    v = v_all[blob].astype(np.float64)
+    ys, xs = np.nonzero(blob)
+    n = len(xs)
+    area = float(n)
+    s = hsv[..., 1][ys, xs].astype(np.float64)
+    v = v_all[ys, xs].astype(np.float64)
     k = max(3, round(t / 10)) | 1
     # Outside the box counts as background (the blob's rim at the box edge erodes too).
     inner = cv2.erode(blob.view(np.uint8), np.ones((k, k), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    vin = v_all[inner].astype(np.float64) if inner.sum() >= 5 else v
+    inner_ys, inner_xs = np.nonzero(inner)
+    big_inner = len(inner_ys) >= 5
+    vin = v_all[inner_ys, inner_xs].astype(np.float64) if big_inner else v
     p10, p90 = percentiles(vin, (10, 90))
     (p95,) = percentiles(v, (95,))
-    ys, xs = np.nonzero(blob)
-    pts = np.stack([xs + origin[0], ys + origin[1]], axis=1).astype(np.float64)
-    hull_pts = np.stack([xs, ys], axis=1).astype(np.int32)
+    hull_pts = np.column_stack([xs, ys]).astype(np.int32)
     hull = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(hull_pts), 1)
     holes = (hull > 0) & ~blob
     shine = (hsv[..., 2] > 190) & (hsv[..., 1] < 90)
-    glint = float((holes & shine).sum()) * (48.0 / t) ** 2
-    region = inner if inner.sum() >= 5 else blob
+    glint = float(np.count_nonzero(holes & shine)) * (48.0 / t) ** 2
+    region = (inner_ys, inner_xs) if big_inner else (ys, xs)
     smooth_range, surface = _shading(v_all, region, t)
-    centroid = pts.mean(axis=0)
-    offset = math.hypot(((centroid[0] - m) / t) % 1 - 0.5, ((centroid[1] - m) / t) % 1 - 0.5)
-    direction = centroid - cam
-    norm = math.hypot(*direction)
-    d = direction / norm if norm > 1e-6 else np.array([1.0, 0.0])
-    along = (pts - centroid) @ d
-    across = (pts - centroid) @ np.array([-d[1], d[0]])
-    a_lo, a_hi = percentiles(along, (5, 95))
-    c_lo, c_hi = percentiles(across, (5, 95))
+    # Blob pixel coordinates (rectified image) about their centroid, along and across the
+    # direction from the camera point: a raised body leans away from the camera.
+    cx, cy = float(xs.sum()) / n + x, float(ys.sum()) / n + y
+    centroid = np.array([cx, cy])
+    offset = math.hypot(((cx - m) / t) % 1 - 0.5, ((cy - m) / t) % 1 - 0.5)
+    dx, dy = cx - float(cam[0]), cy - float(cam[1])
+    norm = math.hypot(dx, dy)
+    dx, dy = (dx / norm, dy / norm) if norm > 1e-6 else (1.0, 0.0)
+    rx, ry = xs + (x - cx), ys + (y - cy)
+    a_lo, a_hi = percentiles(rx * dx + ry * dy, (5, 95))
+    c_lo, c_hi = percentiles(ry * dx - rx * dy, (5, 95))
     elongation = (a_hi - a_lo + 1.0) / (c_hi - c_lo + 1.0)
     log_area = math.log(max(area / (t * t), 1e-3) / 0.16)
     feats = [
@@ -94,14 +97,14 @@ def features(
         max(log_area, 0.0),
         area / float(w * h),
         min(max(w, h) / t, 2.0),
-        float(s.mean()) / 255.0,
-        float(vin.std() / max(1.0, vin.mean())),
+        float(s.sum()) / n / 255.0,
+        _cv(vin),
         float((p90 - p10) / max(1.0, p90)),
-        float(v.std() / max(1.0, v.mean())),
-        float((v < 0.6 * p95).mean()),
+        _cv(v),
+        float(np.count_nonzero(v < 0.6 * p95)) / n,
         math.log1p(glint) / 3.0,
         min(offset, 0.7),
-        area / max(1.0, float(hull.sum())),
+        area / max(1.0, float(np.count_nonzero(hull))),
         min(float(elongation), 2.2),
         0.0,  # shadow, below
         0.0,  # ring_level, below
@@ -121,8 +124,14 @@ def features(
     # The foot: the blob end nearest the camera point, moved in by the foot's radius.
     half_width = max(1.0, (c_hi - c_lo) / 2.0)
     shift = min(a_lo + half_width, (a_lo + a_hi) / 2.0)
-    base = centroid + d * shift
-    return tuple(feats), (float(base[0]), float(base[1]))
+    return tuple(feats), (cx + dx * shift, cy + dy * shift)
+
+
+def _cv(values: np.ndarray) -> float:
+    """Coefficient of variation (std over mean, the mean floored at 1) of a non-empty float64 array."""
+    mean = float(values.sum()) / len(values)
+    d = values - mean
+    return math.sqrt(float(d @ d) / len(values)) / max(1.0, mean)
 
 
 def _best_case(partial: Sequence[float], weights: Sequence[float], threshold: float) -> float:
@@ -159,7 +168,7 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
         return np.linalg.lstsq(design, target, rcond=None)[0]
 
 
-def _shading(value: np.ndarray, inside: np.ndarray, t: int) -> tuple[float, float]:
+def _shading(value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int) -> tuple[float, float]:
     """How much a smooth light field varies over the blob: its lit and its shaded side.
 
     Two measures blind to small printed marks: the brightness range after a median
@@ -170,24 +179,27 @@ def _shading(value: np.ndarray, inside: np.ndarray, t: int) -> tuple[float, floa
     """
     k = max(3, round(0.14 * t)) | 1
     v8 = np.ascontiguousarray(value)
-    med = cv2.medianBlur(v8, k)[inside].astype(np.float64)
-    if len(med) < 6:
+    ys, xs = inside
+    n = len(xs)
+    med = cv2.medianBlur(v8, k)[ys, xs].astype(np.float64)
+    if n < 6:
         return 0.0, 0.0
     lo, hi = percentiles(med, (10, 90))
     smooth_range = float((hi - lo) / max(1.0, hi))
-    ys, xs = np.nonzero(inside)
-    xs = (xs - xs.mean()) / t
-    ys = (ys - ys.mean()) / t
-    design = np.column_stack([np.ones(len(xs)), xs, ys, xs * xs, ys * ys, xs * ys])
-    target = value[inside].astype(np.float64)
-    keep = np.ones(len(target), dtype=bool)
-    fitted = target
-    for _ in range(2):
+    design = np.empty((n, 6))
+    design[:, 0] = 1.0
+    design[:, 1] = (xs - float(xs.sum()) / n) / t
+    design[:, 2] = (ys - float(ys.sum()) / n) / t
+    design[:, 3] = design[:, 1] * design[:, 1]
+    design[:, 4] = design[:, 2] * design[:, 2]
+    design[:, 5] = design[:, 1] * design[:, 2]
+    target = value[ys, xs].astype(np.float64)
+    fitted = design @ _least_squares(design, target)
+    # Refit once without the outliers (marks, glints), unless too few pixels would be left.
+    resid = np.abs(target - fitted)
+    keep = resid <= max(4.0, 2.5 * median(resid))
+    if keep.sum() >= 6:
         fitted = design @ _least_squares(design[keep], target[keep])
-        resid = np.abs(target - fitted)
-        keep = resid <= max(4.0, 2.5 * median(resid))
-        if keep.sum() < 6:
-            break
     f_lo, f_hi = percentiles(fitted, (5, 95))
     surface = float((f_hi - f_lo) / max(1.0, abs(median(fitted))))
     return smooth_range, min(surface, 2.0)

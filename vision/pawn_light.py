@@ -29,6 +29,9 @@ def light_map(value: np.ndarray, references: list[np.ndarray], sigma: float, ste
     """
     h, w = value.shape
     small = (max(1, w // step), max(1, h // step))
+    brightness = value.astype(np.float32)
+    # Per material: sum of brightness over sum of its typical level, i.e. the mean ratio
+    # weighted by the level (a black wall says little about the light).
     acc = np.zeros((small[1], small[0]), np.float32)
     weight = np.zeros_like(acc)
     for mask in references:
@@ -37,9 +40,8 @@ def light_map(value: np.ndarray, references: list[np.ndarray], sigma: float, ste
         level = _median8(value[mask])
         if level < 20.0:  # too dark a material to read the light from
             continue
-        ratio = np.where(mask, value.astype(np.float32) / level, 0.0).astype(np.float32)
-        m = mask.astype(np.float32)
-        acc += level * cv2.resize(ratio, small, interpolation=cv2.INTER_AREA)
+        m = mask.view(np.uint8).astype(np.float32)
+        acc += cv2.resize(cv2.multiply(brightness, m), small, interpolation=cv2.INTER_AREA)
         weight += level * cv2.resize(m, small, interpolation=cv2.INTER_AREA)
     if not weight.any():
         return None
