@@ -147,8 +147,7 @@ def candidates(
     out: list[Candidate] = []
     for color, mask in masks.items():
         labels, stats = _components(mask, kernel, k)
-        for i in range(1, len(stats)):
-            x, y, w, h, area = (int(v) for v in stats[i])
+        for i, (x, y, w, h, area) in enumerate(stats.tolist()[1:], start=1):
             rel = area / float(t * t)
             if rel < cfg.min_area or rel > cfg.max_area or max(w, h) > cfg.max_extent * t:
                 continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cache
 
 import cv2
 import numpy as np
@@ -136,7 +137,7 @@ def _cv(values: np.ndarray) -> float:
 
 def _best_case(partial: Sequence[float], weights: Sequence[float], threshold: float) -> float:
     """The highest logit the blob can reach over the late features' ranges, minus the threshold's logit."""
-    z = sum(wi * fi for wi, fi in zip(weights, partial, strict=False)) + weights[-1]
+    z = float(np.dot(weights[: len(partial)], partial)) + weights[-1]
     for i, lo, hi in _LATE_RANGES:
         w = weights[i]
         z += w * (hi if w > 0 else lo) if w else 0.0
@@ -205,6 +206,12 @@ def _shading(value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int) -
     return smooth_range, min(surface, 2.0)
 
 
+@cache
+def _disc(size: int) -> np.ndarray:
+    """An elliptical structuring element (built once per size)."""
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+
+
 def _surroundings(
     labels: np.ndarray, index: int, value: np.ndarray, box: tuple[int, int, int, int], centroid: np.ndarray, t: int
 ) -> tuple[float, float]:
@@ -218,7 +225,7 @@ def _surroundings(
     y0, y1 = max(0, y - g), min(labels.shape[0], y + h + g)
     x0, x1 = max(0, x - g), min(labels.shape[1], x + w + g)
     sub = (labels[y0:y1, x0:x1] == index).astype(np.uint8)
-    outer = cv2.dilate(sub, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * g + 1, 2 * g + 1)))
+    outer = cv2.dilate(sub, _disc(2 * g + 1))
     inner = cv2.dilate(sub, np.ones((3, 3), np.uint8))
     ring = (outer > 0) & (inner == 0)
     v = value[y0:y1, x0:x1].astype(np.float64)
@@ -270,7 +277,8 @@ def percentiles(values: np.ndarray, percents: Sequence[float]) -> list[float]:
     positions = [(n - 1) * (p / 100) for p in percents]
     lows = [min(math.floor(x), n - 1) for x in positions]
     highs = [min(lo + 1, n - 1) for lo in lows]
-    ordered = np.partition(values, sorted(set(lows) | set(highs)))
+    # A blob's few hundred values sort faster than a multi-pivot partition runs.
+    ordered = np.sort(values) if n <= 1000 else np.partition(values, sorted(set(lows) | set(highs)))
     out = []
     for x, lo, hi in zip(positions, lows, highs, strict=True):
         a, b = float(ordered[lo]), float(ordered[hi])
