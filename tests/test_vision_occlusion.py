@@ -14,6 +14,7 @@ from vision.occlusion import (
     Signals,
     _disturbed_inside,
     _gradient_residuals,
+    _largest_cluster,
     _largest_group,
     _segment_positions,
     decide,
@@ -21,11 +22,13 @@ from vision.occlusion import (
     frame_levels,
     frame_problem,
     is_night,
+    lattice_foreign,
     longest_run,
     shade_invariant,
     small_grey,
 )
 from vision.reader import BoardReader
+from vision.rectify import Rectified
 from vision.render import render_photo
 
 SIZE = (1280, 960)
@@ -169,6 +172,52 @@ def test_decide_rules() -> None:
     assert decide(Signals(0, 0, 0.95, crowd, low_cluster=crowd), "night", cfg)  # a hand in the dark
     assert decide(Signals(0, 0, 0.95, crowd, low_cluster=1), "night", cfg) is None
     assert "fixed tiles" in (decide(Signals(0, 0, 0.99, 0, ((0, 0), (2, 2))), "day", cfg) or "")
+    # Foreign tile corners reaching in from the edge: fingers over tiles that still decode.
+    reach = cfg.max_lattice_cluster + 1
+    assert "hand" in (decide(Signals(0, reach, 0.99, 0, lattice_from_edge=reach), "day", cfg) or "")
+    assert decide(Signals(0, reach, 0.99, 0, lattice_from_edge=reach - 1), "day", cfg) is None
+    assert decide(Signals(0, reach, 0.95, 0, lattice_from_edge=reach), "night", cfg) is None  # noise at night
+
+
+def test_only_clusters_reaching_in_from_the_edge_count() -> None:
+    foreign = np.zeros((8, 8), bool)
+    foreign[3:5, 3:6] = True  # a light pool in the middle
+    assert _largest_cluster(foreign) == 6
+    assert _largest_cluster(foreign, from_edge=True) == 0
+    foreign[0, :] = True  # a dark seam all along the top edge
+    assert _largest_cluster(foreign, from_edge=True) == 0
+    foreign[1:3, 4] = True  # fingers from the top edge down to the pool
+    assert _largest_cluster(foreign, from_edge=True) == 8 + 2 + 6
+
+
+def _wall_lattice(colour: tuple[int, int, int]) -> Rectified:
+    """A rectified view of plain wall colour (every tile corner alike) with some texture."""
+    t, m = 48, 36
+    side = 7 * t + 2 * m
+    rng = np.random.default_rng(5)
+    image = np.clip(np.array(colour, np.float32) + rng.normal(0, 3, (side, side, 3)), 0, 255).astype(np.uint8)
+    return Rectified(image=image, tile_px=t, margin_px=m, homography=np.eye(3), corners=np.zeros((4, 2)))
+
+
+def _paint_corners(rect: Rectified, squares: list[tuple[int, int]], colour: tuple[int, int, int]) -> None:
+    t, m = rect.tile_px, rect.margin_px
+    for i, j in squares:
+        rect.image[m + i * t - 8 : m + i * t + 8, m + j * t - 8 : m + j * t + 8] = colour
+
+
+def test_glare_on_the_walls_is_not_foreign_but_a_hand_is() -> None:
+    wall = (40, 150, 60)  # BGR: a green hedge
+    corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]
+    glared = _wall_lattice(wall)
+    # A lamp's glare: the wall brightened and pulled partway toward white.
+    _paint_corners(glared, corners, (130, 215, 140))
+    assert not lattice_foreign(glared).any()
+    hand = _wall_lattice(wall)
+    _paint_corners(hand, corners, (120, 150, 210))  # skin
+    assert lattice_foreign(hand).sum() == len(corners)
+    white = _wall_lattice(wall)
+    _paint_corners(white, corners, (235, 240, 238))  # gone all the way to white: a pale hand, or unreadable
+    assert lattice_foreign(white).sum() == len(corners)
 
 
 def test_blurred_frame_is_unreadable() -> None:
