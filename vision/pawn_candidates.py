@@ -129,10 +129,10 @@ def candidates(
     hue = np.ascontiguousarray(hsv[..., 0])
     masks = {color: (cv2.LUT(hue, _hue_table(tuple(rng))) > 0) & lit for color, rng in ranges.items()}
     value = hsv[..., 2]
+    light = None
     if tiles is not None and len(tiles) == SIZE * SIZE:
         wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
         coloured = np.logical_or.reduce(list(masks.values()))
-        light = None
         if cfg.light_sigma > 0:
             plain = ~coloured
             light = light_map(value, [wall & plain, arms & plain], cfg.light_sigma * t)
@@ -153,7 +153,7 @@ def candidates(
                 continue
             if area < cfg.min_fill * w * h:  # a thin curve or a ring, not a solid
                 continue
-            found = features(labels, i, hsv, (x, y, w, h), cam, rect, value, floor)
+            found = features(labels, i, hsv, (x, y, w, h), cam, rect, value, floor, light)
             if found is None:
                 continue
             feats, base = found

@@ -41,6 +41,7 @@ def features(
     rect: Rectified,
     value: np.ndarray | None = None,
     floor: tuple[Sequence[float], float] | None = None,
+    light: np.ndarray | None = None,
 ) -> tuple[tuple[float, ...], tuple[float, float]] | None:
     """The blob's features (:data:`FEATURES`) and its base (rectified pixels).
 
@@ -49,9 +50,10 @@ def features(
     costliest features - its surroundings and enclosed marks - are computed: their
     weights' best case over their ranges is added instead. The same decisions.
 
-    ``value`` is the brightness with the board's light divided out
-    (:mod:`vision.pawn_light`; default the raw HSV value): shading is judged on it,
-    a glint on the raw brightness.
+    ``value`` is the brightness with the board's ``light`` divided out
+    (:mod:`vision.pawn_light`, float, not clipped: a bright pawn in a dim corner keeps
+    its shading; default the raw HSV value): shading is judged on it, a glint on the
+    raw brightness.
     """
     t, m = rect.tile_px, rect.margin_px
     x, y, w, h = box
@@ -78,7 +80,9 @@ def features(
     shine = (hsv[..., 2] > 190) & (hsv[..., 1] < 90)
     glint = float(np.count_nonzero(holes & shine)) * (48.0 / t) ** 2
     region = (inner_ys, inner_xs) if big_inner else (ys, xs)
-    smooth_range, surface = _shading(v_all, region, t)
+    smooth_range, surface = _shading(
+        hsv[..., 2], None if light is None else light[y : y + h, x : x + w], v_all, region, t
+    )
     # Blob pixel coordinates (rectified image) about their centroid, along and across the
     # direction from the camera point: a raised body leans away from the camera.
     cx, cy = float(xs.sum()) / n + x, float(ys.sum()) / n + y
@@ -169,7 +173,9 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
         return np.linalg.lstsq(design, target, rcond=None)[0]
 
 
-def _shading(value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int) -> tuple[float, float]:
+def _shading(
+    raw: np.ndarray, light: np.ndarray | None, value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int
+) -> tuple[float, float]:
     """How much a smooth light field varies over the blob: its lit and its shaded side.
 
     Two measures blind to small printed marks: the brightness range after a median
@@ -179,10 +185,13 @@ def _shading(value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int) -
     whatever its internal detail.
     """
     k = max(3, round(0.14 * t)) | 1
-    v8 = np.ascontiguousarray(value)
     ys, xs = inside
     n = len(xs)
-    med = cv2.medianBlur(v8, k)[ys, xs].astype(np.float64)
+    # The median filter runs on the 8-bit brightness; the light is smooth over its
+    # window, so dividing afterwards is dividing before.
+    med = cv2.medianBlur(np.ascontiguousarray(raw), k)[ys, xs].astype(np.float64)
+    if light is not None:
+        med = med / light[ys, xs]
     if n < 6:
         return 0.0, 0.0
     lo, hi = percentiles(med, (10, 90))

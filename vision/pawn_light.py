@@ -65,7 +65,11 @@ def _median8(values: np.ndarray) -> float:
 
 
 def relit(value: np.ndarray, light: np.ndarray | None) -> np.ndarray:
-    """``value`` (uint8) as if the light were even: divided by the light map, back to 8 bits."""
+    """``value`` (uint8) as if the light were even: divided by the light map (float32, not clipped).
+
+    Not back to 8 bits: a bright pawn where the light map is below 1 would clip flat
+    at 255 and lose the very shading it is judged by.
+    """
     if light is None:
         return value
-    return np.clip(value.astype(np.float32) / light, 0, 255).astype(np.uint8)
+    return value.astype(np.float32) / light

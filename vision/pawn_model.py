@@ -18,11 +18,11 @@ from vision.pawn_features import FEATURES
 
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
 #: Fitted by ``python -m tests.support.fit_pawns`` (signs bounded there, see its ``SIGNS``)
-#: on the day blobs of 80 team-renderer and 80 held-out-renderer boards (seeds 951000+
-#: and 950000+), brightness relit by the board's light.
+#: on the day blobs of 160 team-renderer and 160 held-out-renderer boards (seeds 951000+,
+#: 955000+ and 950000+, 954000+), brightness relit by the board's light.
 PAWN_WEIGHTS: tuple[float, ...] = (
-    0, 1.774, -1.58, -6.739, 0, 0, -13.7, -0.09199, -8.951, 1.253, 1.127, 0, 11.4, 1.349, 2.411, 0, -3.511, 15.5,
-    4.546, 0, -8.309,
+    0, 1.601, -1.579, -6.851, 0, 0, -11.28, 0, -6.13, 1.572, 0.9269, 0, 12.15, 1.413, 1.297, 0, -3.615, 15.85,
+    2.983, 0, -9.007,
 )  # fmt: skip
 
 
