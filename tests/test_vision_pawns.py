@@ -209,3 +209,19 @@ def test_light_map_recovers_a_ramp_from_the_reference_material() -> None:
     assert flat.std() < 0.1 * value[20:-20, 20:-20].std()
     assert light_map(value, [np.zeros(value.shape, bool)], sigma=8.0) is None
     assert relit(value, None) is value
+
+
+def test_the_refit_keeps_each_weight_within_its_physical_sign() -> None:
+    """tests/support/fit_pawns.py: a feature whose sign is fixed cannot learn the opposite from the data."""
+    from tests.support.fit_pawns import SIGNS, fit
+
+    rng = np.random.default_rng(3)
+    n = 600
+    x = rng.normal(0.0, 1.0, (n, len(FEATURES)))
+    y = x[:, FEATURES.index("smooth_range")] - 2.0 * x[:, FEATURES.index("glint")] > 0  # glint "against" here
+    weights = fit(x, y, l2=0.001)
+    assert len(weights) == len(FEATURES) + 1
+    assert weights[FEATURES.index("smooth_range")] > 0
+    assert weights[FEATURES.index("glint")] == 0.0  # bounded at >= 0: it may not speak against a pawn
+    assert all(weights[i] == 0.0 for i, name in enumerate(FEATURES) if SIGNS[name] == 0)
+    assert all(weights[i] <= 0.0 for i, name in enumerate(FEATURES) if SIGNS[name] == -1)
