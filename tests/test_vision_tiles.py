@@ -306,3 +306,45 @@ def test_self_training_keeps_every_tile_on_a_clean_photo_and_fixes_some_elsewher
     twice = read_tiles(rect, exclude=pawns)
     assert len(wrong(twice, label)) <= len(wrong(once, label))
     assert len(wrong(twice, label)) <= 1
+
+
+def _pictures_toward_an_open_side(rect: Rectified, label: dict, offset: float, radius: float) -> np.ndarray:
+    """The view with a magenta disc on every movable tile, pushed from the centre toward its first open side."""
+    painted = rect.image.copy()
+    t = rect.tile_px
+    for r in range(SIZE):
+        for c in range(SIZE):
+            if (r, c) in FIXED_TILES:
+                continue
+            dx, dy = [(0, -1), (1, 0), (0, 1), (-1, 0)]["NESW".index(label["tiles"][r][c][0])]
+            x0, y0, _, _ = rect.tile_box(r, c)
+            centre = (round(x0 + t / 2 + dx * offset * t), round(y0 + t / 2 + dy * offset * t))
+            cv2.circle(painted, centre, round(radius * t), (200, 40, 220), -1)
+    return painted
+
+
+def test_pixels_unlike_wall_and_corridor_are_left_out_of_the_sides() -> None:
+    # The board mask learns wall and corridor from the fixed tiles: a magenta picture is
+    # not board, the unpainted board nearly all is (wood grain, speckles and shading included).
+    from vision.tile_features import DEFAULT_CONFIG, _board_mask, _sampled_pixels, _tiles_lab
+
+    for seed, look in [(12, "dark"), (13, "hedge"), (15, "wizard")]:
+        image, label = scene(seed, look)
+        rect = rectify(image, label["corners"], tile_px=48)
+        painted = _pictures_toward_an_open_side(rect, label, 0.25, 0.15)
+        view = _with(rect, painted)
+        judged = _sampled_pixels(rect.tile_px, rect.margin_px, painted.shape[1], DEFAULT_CONFIG)[0]  # box pixels
+        mask = _board_mask(_tiles_lab(view), view, DEFAULT_CONFIG).ravel()[judged].astype(bool)
+        picture = np.all(painted == (200, 40, 220), axis=2).ravel()[judged]
+        clean = _board_mask(_tiles_lab(rect), rect, DEFAULT_CONFIG).ravel()[judged].astype(bool)
+        assert picture.sum() > 1000
+        assert (~mask[picture]).mean() > 0.95
+        assert clean.mean() > 0.97
+
+
+def test_pictures_reaching_into_a_side_do_not_close_it() -> None:
+    image, label = scene(12, "dark")
+    rect = rectify(image, label["corners"], tile_px=48)
+    view = _with(rect, _pictures_toward_an_open_side(rect, label, 0.25, 0.15))
+    pawns = pawn_squares(label)
+    assert wrong(read_tiles(view, exclude=pawns, bands=view_bands(view)), label) == []

@@ -179,7 +179,8 @@ class BoardReader:
         exclude = pawn_mod.covered_squares(detections, rect)
         # Read the openings again with the pawns painted out (better than down-weighting their squares).
         erased = pawn_mod.erase(rect, detections)
-        bands = view_bands(erased, cfg.tiles) if detections else first_bands  # no pawns: erased is rect
+        # No pawns: erased is rect. With pawns, what looked like a pawn stays out of the sides.
+        bands = view_bands(erased, cfg.tiles, first_bands.board) if detections else first_bands
         tiles = read_tiles(erased, cfg.tiles, bands=bands) if detections else first
         # The grid quality is judged with the same tile settings (and features) as the tiles.
         quality = float(grid_quality(erased, cfg.tiles, bands=bands))

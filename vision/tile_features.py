@@ -10,6 +10,11 @@ across the tile cancels better). That subtraction removes what a whole tile
 shares: uneven light, colour casts, the companion's LED spill on that square,
 the glow-in-the-dark tint at night.
 
+The reader's views (:func:`view_bands`) measure those means over the pixels that
+look like the board only: the fixed tiles' corners and known-open edges show
+what wall and corridor look like in this frame, and a pixel far from both (in
+shade-free chroma) belongs to something lying on the board.
+
 Edge regions sit between the tile's centre and its border, not at the centre,
 so treasure pictures (at the centre) do not look like corridor or wall. Large
 pictures and pawns still reach into them, so every side is read in two bands
@@ -20,6 +25,8 @@ The models that turn these features into openings are in :mod:`vision.tile_model
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -79,6 +86,14 @@ class TilesConfig:
     * ``band_logit_limit``: no single band's vote on a side counts for more than these
       log-odds; the learned Gaussians' tails are far thinner than a real frame's (a seam,
       a pawn's shadow), and an atypical band must not outshout a typical one.
+    * ``foreign_sigma``: a pixel whose shade-free chroma lies more than this many robust
+      spreads from both the fixed tiles' wall and corridor colours is not board (a
+      treasure picture reaching into a side, a pawn's remains, an LED's colour) and is
+      left out of the box means (:func:`_board_mask`); 0 turns this off. Far out on
+      purpose: a wall's wood grain or a corridor's speckles must stay board.
+    * ``board_share``: a box keeps its board-only means while at least this share of its
+      pixels is board; under a picture or a pawn it falls back to all its pixels (the
+      typicality weights then judge the band).
     """
 
     corner_lo: float = 0.07
@@ -98,6 +113,8 @@ class TilesConfig:
     ridge: float = 1.0
     self_train_confidence: float = 0.9
     band_logit_limit: float = 10.0
+    foreign_sigma: float = 6.0
+    board_share: float = 0.6
 
 
 DEFAULT_CONFIG = TilesConfig()
@@ -152,6 +169,17 @@ def lab_view(rect: Rectified) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
 
 
+def _tiles_lab(rect: Rectified) -> np.ndarray:
+    """:func:`lab_view` of the tiles' area only, the margin left black: no side's box reaches into it."""
+    lo, hi = rect.margin_px, rect.margin_px + SIZE * rect.tile_px
+    image = rect.image
+    if lo == 0 or image.ndim == 2 or image.shape[2] == 1:
+        return lab_view(rect)
+    lab = np.zeros(image.shape, dtype=np.uint8)
+    lab[lo:hi, lo:hi] = cv2.cvtColor(np.ascontiguousarray(image[lo:hi, lo:hi]), cv2.COLOR_BGR2Lab)
+    return lab
+
+
 def view_integrals(rect: Rectified, lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Integral images of the view's Lab channels and of L², shared by both bands' features."""
     if lab is None:
@@ -193,11 +221,14 @@ def _shade_free_chroma(mean: np.ndarray) -> np.ndarray:
     return _CHROMA_GAIN * (mean[..., 1:3] - 128.0) / lum[..., None]
 
 
-def band_features(
-    rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarray, np.ndarray], shade_free: bool = True
-) -> np.ndarray:
-    """:func:`edge_features` from the view's integral images (edge regions as ``cfg`` places them)."""
-    sums, lum_squares = integrals
+def band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...], shade_free: bool = True) -> np.ndarray:
+    """:func:`edge_features` from the view's integral images (edge regions as ``cfg`` places them).
+
+    ``integrals``: :func:`view_integrals`, optionally followed by :func:`_masked_integrals`
+    (then a box's means are its board pixels' while they are ``board_share`` of it).
+    """
+    sums, lum_squares = integrals[:2]
+    masked = integrals[2] if len(integrals) > 2 else None
     t, m = rect.tile_px, rect.margin_px
     corner_boxes, edge_boxes = _boxes(t, cfg)
     origin = m + t * np.arange(SIZE)
@@ -206,7 +237,13 @@ def band_features(
     offs[..., 1] = offs[..., 3] = origin[:, None, None]
 
     def stats(boxes: np.ndarray) -> np.ndarray:  # means of L, a, b and of L² per box
-        return np.concatenate([_box_means(sums, boxes), _box_means(lum_squares, boxes)], axis=-1)
+        plain = np.concatenate([_box_means(sums, boxes), _box_means(lum_squares, boxes)], axis=-1)
+        if masked is None:
+            return plain
+        board = np.concatenate([_box_means(part, boxes) for part in masked], axis=-1)  # per box pixel:
+        share = board[..., 4:5]  # masked sums of L, a, b, L², and the share of board pixels
+        mean = board[..., :4] / np.maximum(share, 1e-9)
+        return np.where(share >= cfg.board_share, mean, plain)
 
     corner_stats = stats(offs + corner_boxes[None, None])  # (7, 7, 4, 4)
     edge_stats = stats(offs + edge_boxes[None, None])
@@ -226,7 +263,7 @@ def band_features(
     return np.concatenate([edges - wall[:, :, None, :], edges - ends], axis=-1)
 
 
-def _outer_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+def _outer_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...]) -> np.ndarray:
     return band_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi), integrals)
 
 
@@ -236,15 +273,96 @@ class ViewBands:
 
     The reader reads a view's tiles and its grid quality from the same features;
     computing them once (one Lab conversion, one set of integral images) instead of
-    per call changes nothing in the results, only the time.
+    per call changes nothing in the results, only the time. ``board``: which pixels
+    looked like the board (:func:`_board_mask`; None when not judged).
     """
 
     usual: np.ndarray
     outer: np.ndarray
+    board: np.ndarray | None = None
 
 
-def view_bands(rect: Rectified, config: TilesConfig | None = None) -> ViewBands:
-    """The usual and the border-hugging band's features of a view, for :func:`read_tiles` and :func:`grid_quality`."""
+def view_bands(rect: Rectified, config: TilesConfig | None = None, board: np.ndarray | None = None) -> ViewBands:
+    """The usual and the border-hugging band's features of a view, for :func:`read_tiles` and :func:`grid_quality`.
+
+    ``board``: the board-pixel mask of an earlier view of the same frame to use again
+    (the reader's view with the pawns painted out: what was a pawn stays left out).
+    """
     cfg = config or DEFAULT_CONFIG
-    integrals = view_integrals(rect)
-    return ViewBands(band_features(rect, cfg, integrals), _outer_features(rect, cfg, integrals))
+    lab = _tiles_lab(rect)
+    integrals: tuple[Any, ...] = view_integrals(rect, lab)
+    if cfg.foreign_sigma > 0:
+        if board is None or board.shape != lab.shape[:2]:
+            board = _board_mask(lab, rect, cfg)
+        integrals = (*integrals, _masked_integrals(lab, board))
+    else:
+        board = None
+    return ViewBands(band_features(rect, cfg, integrals), _outer_features(rect, cfg, integrals), board)
+
+
+@cache
+def _sampled_pixels(tile_px: int, margin: int, width: int, cfg: TilesConfig) -> tuple[np.ndarray, ...]:
+    """Flat indices of every pixel any box of either band reads (the only pixels whose kind matters),
+    and, as positions in that list, the fixed tiles' corner boxes (wall) and known-open edge boxes (corridor)."""
+    outer_cfg = replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi)
+    corner_boxes, edge_boxes = _boxes(tile_px, cfg)
+    outer_boxes = _boxes(tile_px, outer_cfg)[1]
+    used = np.zeros((margin * 2 + SIZE * tile_px, width), dtype=bool)
+    wall = np.zeros_like(used)
+    corridor = np.zeros_like(used)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            ox, oy = margin + c * tile_px, margin + r * tile_px
+            tile = FIXED_TILES.get((r, c))
+            for kind, boxes in (("corner", corner_boxes), ("edge", edge_boxes), ("outer", outer_boxes)):
+                for side, (x0, y0, x1, y1) in enumerate(boxes):
+                    used[oy + y0 : oy + y1, ox + x0 : ox + x1] = True
+                    if tile is not None and kind == "corner":
+                        wall[oy + y0 : oy + y1, ox + x0 : ox + x1] = True
+                    if tile is not None and kind == "edge" and tile & (1 << side):
+                        corridor[oy + y0 : oy + y1, ox + x0 : ox + x1] = True
+    index = np.flatnonzero(used)
+    return index, np.flatnonzero(wall.ravel()[index]), np.flatnonzero(corridor.ravel()[index])
+
+
+def _middle(values: np.ndarray) -> np.float32:
+    """The (upper) median of a 1-D sample, by partition: a fraction of :func:`numpy.median`'s overhead."""
+    k = len(values) // 2
+    return np.float32(np.partition(values, k)[k])
+
+
+def _board_mask(lab: np.ndarray, rect: Rectified, cfg: TilesConfig) -> np.ndarray:
+    """Which pixels (H, W) look like the board (1) rather than something on it (0).
+
+    The board's own colours are learned from the fixed tiles: their corners (wall) and
+    known-open edges (corridor), in shade-free chroma so a shadow is still board. A pixel
+    more than ``foreign_sigma`` robust spreads from both is foreign (a treasure picture,
+    what is left of a pawn, an LED's colour): the sides are measured without it. Only the
+    pixels some box reads are judged (a quarter of the view); the rest count as board.
+    """
+    height, width = lab.shape[:2]
+    index, wall, corridor = _sampled_pixels(rect.tile_px, rect.margin_px, width, cfg)
+    pixels = np.take(lab.reshape(-1, 3), index, axis=0).astype(np.float32)
+    scale = np.float32(_CHROMA_GAIN) / (pixels[:, 0] * np.float32(100.0 / 255.0) + np.float32(16.0))
+    chroma = [(pixels[:, i] - np.float32(128.0)) * scale for i in (1, 2)]  # a*, b* over L* + 16
+    near = np.zeros(len(index), dtype=bool)
+    for idx in (wall, corridor):
+        dist = np.zeros(len(index), dtype=np.float32)
+        for values in chroma:
+            sample = np.take(values, idx)
+            centre = _middle(sample)
+            spread = max(1.4826 * float(_middle(np.abs(sample - centre))), 1.0)
+            dist += np.square((values - centre) * np.float32(1.0 / spread))
+        near |= dist <= np.float32(cfg.foreign_sigma**2)
+    keep = np.ones(height * width, dtype=np.uint8)
+    np.put(keep, index, near)
+    return keep.reshape(height, width)
+
+
+def _masked_integrals(lab: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integral images of L, a, b, of L² and of the count over the board pixels (``keep``)."""
+    masked = cv2.bitwise_and(lab, lab, mask=keep)
+    sums = cv2.integral(masked, sdepth=cv2.CV_32S)
+    count = cv2.integral(keep, sdepth=cv2.CV_32S)
+    _, squares = cv2.integral2(np.ascontiguousarray(masked[..., 0]), sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
+    return sums, squares[..., None], count[..., None]
