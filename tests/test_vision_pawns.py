@@ -225,3 +225,19 @@ def test_the_refit_keeps_each_weight_within_its_physical_sign() -> None:
     assert weights[FEATURES.index("glint")] == 0.0  # bounded at >= 0: it may not speak against a pawn
     assert all(weights[i] == 0.0 for i, name in enumerate(FEATURES) if SIGNS[name] == 0)
     assert all(weights[i] <= 0.0 for i, name in enumerate(FEATURES) if SIGNS[name] == -1)
+
+
+def test_a_blob_unlike_the_pawn_sets_size_is_marked() -> None:
+    """The four pawns are one set: a blob far from the sure blobs' median size gets a deviation, they do not."""
+    from vision.pawn_model import SET_TOLERANCE, set_size_deviation
+
+    area = FEATURES.index("log_area")
+    sure = [0.0] * len(FEATURES) + [10.0]  # every blob sure without the size term
+    rows = [[0.0] * len(FEATURES) for _ in range(4)]
+    for row, log_area in zip(rows, (0.0, 0.05, -0.05, 1.0), strict=True):
+        row[area] = log_area
+    devs = set_size_deviation(rows, sure)
+    assert devs[:3] == [0.0, 0.0, 0.0]
+    assert devs[3] == pytest.approx(1.0 - 0.025 - SET_TOLERANCE)  # the set: the median of all four sure blobs
+    unsure = [0.0] * len(FEATURES) + [-10.0]  # no sure blob: no set, no deviation
+    assert set_size_deviation(rows, unsure) == [0.0] * 4

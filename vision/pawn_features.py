@@ -22,7 +22,7 @@ from vision.rectify import Rectified
 FEATURES: tuple[str, ...] = (
     "log_area", "log_area_small", "log_area_large", "fill", "extent", "saturation", "inner_cv", "inner_range",
     "value_cv", "dark_share", "glint", "centre_offset", "solidity", "elongation", "shadow", "ring_level",
-    "marks", "smooth_range", "surface", "width",
+    "marks", "smooth_range", "surface", "width", "size_deviation",
 )  # fmt: skip
 
 WIDTH = FEATURES.index("width")
@@ -117,6 +117,7 @@ def features(
         smooth_range,
         surface,
         min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6),
+        0.0,  # size deviation: a board-level feature, see vision.pawn_model.set_size_deviation
     ]
     if floor is not None and _best_case(feats, *floor) < 0.0:
         return None  # cannot reach the decision threshold whatever its surroundings and marks

@@ -76,7 +76,7 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import FEATURES, group_medians, median, percentiles
-from vision.pawn_model import PAWN_WEIGHTS, PawnConfig, confidence
+from vision.pawn_model import PAWN_WEIGHTS, PawnConfig, confidence, with_set_size
 from vision.rectify import Rectified
 
 # Kept under their former private names for the tests written against the single module.
@@ -139,8 +139,10 @@ def find_pawns(
     cfg = config or PawnConfig()
     threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
     best: dict[Color, tuple[float, Candidate]] = {}
-    for cand in candidates(rect, tiles, cfg, model, camera, min_confidence=threshold):
-        p = confidence(cand.features, cfg.weights)
+    found = candidates(rect, tiles, cfg, model, camera, min_confidence=threshold)
+    rows = with_set_size([cand.features for cand in found], cfg.weights)
+    for cand, row in zip(found, rows, strict=True):
+        p = confidence(row, cfg.weights)
         if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
             best[cand.color] = (p, cand)
     t, m = rect.tile_px, rect.margin_px

@@ -32,7 +32,7 @@ import numpy as np
 
 from vision.dataset import iter_decoded, load_folder
 from vision.pawn_candidates import candidates
-from vision.pawn_model import FEATURES, PawnConfig
+from vision.pawn_model import FEATURES, PawnConfig, set_size_deviation
 from vision.reader import ReaderConfig, normalise_frame
 from vision.rectify import rectify
 from vision.tiles import read_tiles
@@ -61,6 +61,7 @@ SIGNS: dict[str, int | None] = {
     "smooth_range": +1,
     "surface": +1,
     "width": 0,
+    "size_deviation": -1,  # the four pawns are one set: as large as each other
 }
 
 
@@ -157,6 +158,16 @@ def _projected_adam(
     return theta
 
 
+def fill_set_size(data: dict[str, np.ndarray], weights: Sequence[float]) -> dict[str, np.ndarray]:
+    """Fill each image's ``size_deviation`` column as :func:`vision.pawns.find_pawns` does (in place)."""
+    column = FEATURES.index("size_deviation")
+    feats = data["features"]
+    for image_id in np.unique(data["image"]):
+        sel = np.flatnonzero(data["image"] == image_id)
+        feats[sel, column] = set_size_deviation(feats[sel].tolist(), weights) if any(weights) else 0.0
+    return data
+
+
 def score(data: dict[str, np.ndarray], weights: Sequence[float], config: PawnConfig) -> dict[str, tuple[int, int]]:
     """Per folder: pawns right and pawns counted, deciding like :func:`vision.pawns.find_pawns`."""
     w = np.asarray(weights[:-1])
@@ -206,9 +217,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     config = replace(PawnConfig(), **{k: float(v) for k, v in (item.split("=", 1) for item in args.set)})
     train = [blobs(f, config, args.cache_dir) for f in args.folders]
-    x = np.concatenate([d["features"][~d["night"]] for d in train])
     y = np.concatenate([d["pawn"][~d["night"]] for d in train])
-    weights = fit(x, y, args.l2)
+    # The set-size term depends on the model (which blobs are sure pawns without it):
+    # fit, fill it in with the weights so far, refit, a few times.
+    weights = tuple(0.0 for _ in range(len(FEATURES) + 1))
+    for _ in range(4):
+        for d in train:
+            fill_set_size(d, weights)
+        x = np.concatenate([d["features"][~d["night"]] for d in train])
+        weights = fit(x, y, args.l2)
     print(f"{int(y.sum())} pawn blobs of {len(y)} fitted (day images of {len(train)} folders)")
     print("PAWN_WEIGHTS = (\n    " + ", ".join(f"{v:.4g}" for v in weights) + ",\n)")
     for name, v in zip(FEATURES, weights, strict=False):
@@ -217,7 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     fitted = replace(config, weights=weights)
     for kind, folders in (("train", args.folders), ("test", args.test)):
         for folder in folders:
-            for name, (right, total) in score(blobs(folder, config, args.cache_dir), weights, fitted).items():
+            data = fill_set_size(blobs(folder, config, args.cache_dir), weights)
+            for name, (right, total) in score(data, weights, fitted).items():
                 print(f"{kind} {name}: pawns {right}/{total} = {right / max(1, total):.3f}")
     return 0 if math.isfinite(weights[-1]) else 1
 
