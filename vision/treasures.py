@@ -192,7 +192,8 @@ def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> 
     fallback = np.median(medians.reshape(-1, 3), axis=0)
     ref = np.where(counts > 0, mean, fallback).astype(np.float32)
     # How far the corridor's own texture (cracks, gravel, grain) strays from its colour, per tile.
-    spread = np.linalg.norm(patches - ref[:, None, None, :], axis=3)  # (49, 4, n)
+    off = patches - ref[:, None, None, :]
+    spread = np.sqrt(off[..., 0] ** 2 + off[..., 1] ** 2 + off[..., 2] ** 2)  # (49, 4, n)
     open_spread = np.where(is_open[..., None], spread, -1.0).reshape(len(lab), -1)
     ranked = -np.sort(-open_spread, axis=1)  # descending; closed sides (-1) sort last
     n_open = (open_spread >= 0).sum(axis=1)
@@ -208,11 +209,12 @@ def _descriptors(bgr: np.ndarray, ref: np.ndarray, mask: np.ndarray, geo: _Geome
     logs = np.log(bgr + 4.0) - np.log(ref + 4.0)[:, None, :]
     u = logs[..., 2] - logs[..., 1]  # log red/green
     v = logs[..., 0] - logs[..., 1]  # log blue/green
-    w = logs.mean(axis=2)  # log brightness relative to the corridor
+    w = (logs[..., 0] + logs[..., 1] + logs[..., 2]) * np.float32(1.0 / 3.0)  # log brightness relative to the corridor
     # Each picture pixel counts as far as it is saturated: a plaque behind the picture, its
     # outline and its shading are grey in every edition, the print's own colours are not.
-    brightest = bgr.max(axis=2)
-    saturation = (brightest - bgr.min(axis=2)) / np.maximum(brightest, 1.0)
+    blue, green, red = bgr[..., 0], bgr[..., 1], bgr[..., 2]  # per channel: reductions over 3 are slow
+    brightest = np.maximum(np.maximum(blue, green), red)
+    saturation = (brightest - np.minimum(np.minimum(blue, green), red)) / np.maximum(brightest, 1.0)
     weight = mask.astype(np.float32) * saturation
     count = np.maximum(weight.sum(axis=1, keepdims=True), 1e-3)
     n_pics = len(bgr)
