@@ -42,7 +42,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    lean, solidity count *for* a pawn; marks, raw brightness spread the smooth
    field does not explain, and box-filling lattice-aligned shapes *against*), so a
    feature can only say what it means. (A thin dark outline all round was tried as
-   evidence of print and earned no weight.)
+   evidence of print and earned no weight.) One term is the board's: the four pawns
+   are one set, the same piece in four colours, so a blob far from the size of the
+   blobs sure to be pawns scores lower (:func:`vision.pawn_model.set_size_deviation`).
    Features that describe one renderer's artwork rather than a pawn (how large a
    blob may be, its offset from the tile centre, its surroundings' brightness) get
    no weight. Each colour is reported at most once (its best blob) and only above
