@@ -18,6 +18,7 @@ from vision.occlusion import (
     _largest_group,
     _segment_positions,
     decide,
+    frame_band,
     frame_level,
     frame_levels,
     frame_problem,
@@ -112,7 +113,7 @@ def test_gradient_model_absorbs_uneven_light_not_a_hand() -> None:
     values = np.stack([50 + 3 * pos[:, 0], 30 - 2 * pos[:, 1], np.full(len(pos), 20.0)], axis=1)
     values[10] += (15, -10, 0)
     known = np.ones(len(pos), dtype=bool)
-    residual = _gradient_residuals(values, pos, known, np.ones(3))
+    residual, _ = _gradient_residuals(values, pos, known, np.ones(3))
     assert residual[10] > 10 and np.delete(residual, 10).max() < 1e-6
 
 
@@ -228,3 +229,21 @@ def test_blurred_frame_is_unreadable() -> None:
     obs = BoardReader().read(blurred)
     assert obs.occluded and obs.reason
     assert not BoardReader().read(cv2.GaussianBlur(photo, (0, 0), 1.5)).occluded  # a soft lens is fine
+
+
+def test_glare_on_the_frame_band_is_not_an_arm() -> None:
+    t, m = 48, 36
+    side = 7 * t + 2 * m
+    image = np.empty((side, side, 3), np.float32)
+    image[:] = (140, 60, 190)  # BGR: a pink printed frame
+    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # green walls
+    image = np.clip(image + np.random.default_rng(5).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    shape = (2000, 2000)  # the whole band inside the photo
+    top_band = (slice(10, m), slice(90, 230))  # three tiles along the top frame
+    glared = Rectified(image=image.copy(), tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
+    glared.image[top_band] = (215, 170, 240)  # brighter and partway toward white
+    assert (frame_band(glared, shape) == 1).sum() == 0
+    arm = Rectified(image=image.copy(), tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
+    arm.image[top_band] = (120, 150, 210)  # skin
+    assert (frame_band(arm, shape) == 1).sum() >= 2  # the segments beside the gate arrows are not judged

@@ -244,13 +244,23 @@ def lattice_foreign(rect: Rectified, config: OcclusionConfig | None = None) -> n
     dist = np.linalg.norm(samples - ref, axis=2)
     spread = float(np.median(dist))
     threshold = max(cfg.foreign_floor, cfg.foreign_distance * spread)
-    foreign = dist > threshold
-    chroma, towards_white = samples[..., :2], _NEUTRAL - ref[:2]
-    length2 = float(towards_white @ towards_white)
-    along = np.clip((chroma - ref[:2]) @ towards_white / length2, 0.0, cfg.max_glare) if length2 > 1e-6 else 0.0
-    off_line = np.linalg.norm(chroma - (ref[:2] + np.multiply.outer(along, towards_white)), axis=-1)
-    glare = (off_line <= cfg.glare_share * threshold) & (samples[..., 2] >= ref[2])
-    return foreign & ~glare
+    return (dist > threshold) & ~_glare(samples, ref, threshold, cfg)
+
+
+def _glare(samples: np.ndarray, ref: np.ndarray, threshold: float, cfg: OcclusionConfig) -> np.ndarray:
+    """Which :func:`shade_invariant` samples differ from ``ref`` only as glare does.
+
+    Glare adds white light to a surface (dichromatic reflection): brighter, and
+    the chromaticity pulled part of the way - at most ``max_glare`` - along the
+    line toward white; within ``glare_share`` of the foreign threshold of that line.
+    """
+    ref = np.broadcast_to(ref, samples.shape)
+    chroma, base = samples[..., :2], ref[..., :2]
+    towards_white = _NEUTRAL - base
+    length2 = np.maximum((towards_white**2).sum(axis=-1), 1e-6)
+    along = np.clip(((chroma - base) * towards_white).sum(axis=-1) / length2, 0.0, cfg.max_glare)
+    off_line = np.linalg.norm(chroma - (base + along[..., None] * towards_white), axis=-1)
+    return (off_line <= cfg.glare_share * threshold) & (samples[..., 2] >= ref[..., 2])
 
 
 def lattice_cluster(rect: Rectified, config: OcclusionConfig | None = None, covered: Iterable[Square] = ()) -> int:
@@ -331,10 +341,13 @@ def frame_band(
     out = np.full((4, 2 * SIZE), -1, dtype=np.int8)
     if known.sum() < 12:
         return out.reshape(-1)
-    residual = _gradient_residuals(medians.reshape(-1, 3), _segment_positions(t, m), known.reshape(-1), np.ones(3))
+    values = medians.reshape(-1, 3)
+    residual, expected = _gradient_residuals(values, _segment_positions(t, m), known.reshape(-1), np.ones(3))
     spread = float(np.median(residual[known.reshape(-1)]))
     threshold = max(cfg.band_floor, cfg.foreign_distance * spread)
-    flags = (residual > threshold).reshape(4, 2 * SIZE)
+    # A lamp's glare on the frame is not an arm (a pale arm may pass for glare: the rules
+    # inside the board then have to see it; a false alarm costs a whole frame's reading).
+    flags = ((residual > threshold) & ~_glare(values, expected, threshold, cfg)).reshape(4, 2 * SIZE)
     out[known] = flags[known].astype(np.int8)
     return out.reshape(-1)
 
@@ -354,8 +367,9 @@ def _segment_positions(t: int, m: int) -> np.ndarray:
 
 def _gradient_residuals(
     values: np.ndarray, positions: np.ndarray, known: np.ndarray, scale: np.ndarray
-) -> np.ndarray:
-    """Distance of each segment's Lab from a smooth (planar) lighting model of the frame, fitted robustly.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distance of each segment's colour from a smooth (planar) lighting model of the frame, fitted robustly,
+    and the model's value there.
 
     ``scale`` weighs the L, a, b differences: shadows and uneven light change L far
     more than colour.
@@ -371,7 +385,7 @@ def _gradient_residuals(
         weights = (known & (residual <= cut)).astype(np.float64)
         if weights.sum() < 8:
             break
-    return residual
+    return residual, design @ coef
 
 
 def longest_run(flags: np.ndarray, near: np.ndarray | None = None) -> int:
