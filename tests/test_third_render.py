@@ -85,3 +85,20 @@ def test_same_seed_same_photo():
     c, _, _ = third_render.render(12, size=(320, 240))
     assert np.array_equal(a, b) and label_a == label_b
     assert not np.array_equal(a, c)
+
+
+@pytest.mark.parametrize(
+    ("folder", "seed", "args"),
+    [
+        ("third_day", 5010, {"occluded_fraction": 0.2, "quality": 68}),
+        ("third_night", 5100, {"lighting": "night", "quality": 70}),
+    ],
+)
+def test_committed_photos_are_what_their_commands_make(folder: str, seed: int, args: dict) -> None:
+    """The first committed photo's label is what the README's command makes (a renderer change shows here)."""
+    from pathlib import Path
+
+    root = Path(__file__).parent / "photos" / folder
+    _, label, _ = third_render.render(seed, size=(1280, 960), **args)
+    assert json.loads((root / "0000.json").read_text()) == json.loads(json.dumps(label))
+    assert all(p.stat().st_size <= 150_000 for p in root.glob("*.jpg"))
