@@ -170,6 +170,15 @@ def test_fast_percentiles_and_median_equal_numpys_bit_for_bit() -> None:
         assert _median(values) == float(np.median(values))
 
 
+def _group_medians_lexsort(values: np.ndarray, groups: np.ndarray) -> list[float]:
+    ordered = values[np.lexsort((values, groups))]
+    sizes = np.bincount(groups, minlength=8)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    return [
+        float(ordered[a + (k - 1) // 2] + ordered[a + k // 2]) / 2.0 for a, k in zip(starts, sizes, strict=True) if k
+    ]
+
+
 def test_sector_medians_of_8_bit_values_equal_the_general_path() -> None:
     """The integer-key sort for 8-bit values must give the lexsort's per-group medians exactly."""
     rng = np.random.default_rng(11)
@@ -180,6 +189,8 @@ def test_sector_medians_of_8_bit_values_equal_the_general_path() -> None:
         expected = [float(np.median(values[groups == g])) for g in range(8) if np.any(groups == g)]
         assert _group_medians(values, groups, 8) == expected
         assert _group_medians(values.astype(np.float64), groups, 8) == expected
+        relit = (values / rng.uniform(0.15, 4.0, n)).astype(np.float32)  # the relit brightness path
+        assert _group_medians(relit, groups, 8) == _group_medians_lexsort(relit, groups)
 
 
 def test_a_print_under_a_shadow_edge_is_judged_against_the_boards_light() -> None:

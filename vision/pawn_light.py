@@ -37,7 +37,7 @@ def light_map(value: np.ndarray, references: list[np.ndarray], sigma: float, ste
     for mask in references:
         if int(np.count_nonzero(mask)) < 50:
             continue
-        level = _median8(value[mask])
+        level = _median8(value, mask)
         if level < 20.0:  # too dark a material to read the light from
             continue
         m = mask.view(np.uint8).astype(np.float32)
@@ -55,9 +55,10 @@ def light_map(value: np.ndarray, references: list[np.ndarray], sigma: float, ste
     return cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _median8(values: np.ndarray) -> float:
-    """``np.median`` of 8-bit values from their histogram (no sort of a board's worth of pixels)."""
-    counts = np.cumsum(np.bincount(values, minlength=256))
+def _median8(value: np.ndarray, mask: np.ndarray) -> float:
+    """``np.median(value[mask])`` of 8-bit values from their histogram (no gather, no sort of a board's pixels)."""
+    hist = cv2.calcHist([value], [0], mask.view(np.uint8), [256], [0, 256]).ravel()
+    counts = np.cumsum(hist.astype(np.int64))
     n = int(counts[-1])
     lo = int(np.searchsorted(counts, (n - 1) // 2, side="right"))
     hi = int(np.searchsorted(counts, n // 2, side="right"))
