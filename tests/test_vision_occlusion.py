@@ -8,7 +8,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from companion.board import random_setup
+from companion.board import FIXED_TILES, random_setup
+from companion.observation import TileReading
 from vision.occlusion import (
     OcclusionConfig,
     Signals,
@@ -24,9 +25,12 @@ from vision.occlusion import (
     frame_problem,
     is_night,
     lattice_foreign,
+    lattice_structure,
     longest_run,
     shade_invariant,
+    signals,
     small_grey,
+    under_pawns,
 )
 from vision.reader import BoardReader
 from vision.rectify import Rectified
@@ -219,6 +223,84 @@ def test_glare_on_the_walls_is_not_foreign_but_a_hand_is() -> None:
     white = _wall_lattice(wall)
     _paint_corners(white, corners, (235, 240, 238))  # gone all the way to white: a pale hand, or unreadable
     assert lattice_foreign(white).sum() == len(corners)
+
+
+def test_only_the_lattice_points_a_pawn_stands_over_are_hidden() -> None:
+    rect = _wall_lattice((40, 150, 60))
+    t, m = rect.tile_px, rect.margin_px
+    box = (m + 2 * t + 10, m + 3 * t + 4, 28, 40)  # a pawn on square (3, 2), inside its tile
+    assert not under_pawns(rect, [box]).any()
+    leaning = (m + 2 * t + 10, m + 3 * t - 20, 28, 40)  # leaning over the top edge of (3, 2)
+    hidden = under_pawns(rect, [leaning])
+    assert not hidden.any()  # still clear of the corners at columns 2 and 3
+    wide = (m + 2 * t + 2, m + 3 * t - 20, 44, 40)  # within a patch of both top corners of (3, 2)
+    assert {tuple(p) for p in np.argwhere(under_pawns(rect, [wide]))} == {(3, 2), (3, 3)}
+    assert under_pawns(rect, [wide], grow=0.0).sum() == 0  # the patch's reach makes the difference
+    assert under_pawns(rect, []).shape == (8, 8)
+
+
+def _readings() -> list[TileReading]:
+    """49 confident readings, the fixed tiles right (what a clean board gives)."""
+    return [TileReading(openings=FIXED_TILES.get(divmod(i, 7), 0b0101), confidence=0.9) for i in range(49)]
+
+
+def test_fingers_beside_a_pawn_still_count() -> None:
+    rect = _wall_lattice((40, 150, 60))
+    t, m = rect.tile_px, rect.margin_px
+    fingers = [(0, 4), (1, 4), (2, 4), (0, 5), (1, 5), (2, 5)]  # from the top edge down over two tiles
+    _paint_corners(rect, fingers, (120, 150, 210))
+    pawn = (m + 3 * t + 12, m + t + 8, 24, 30)  # a pawn standing on (1, 3), next to the fingers
+    shape = (2000, 2000)
+    sig = signals(rect, shape, _readings(), 0.99, covered={(1, 3), (1, 4)}, boxes=[pawn])
+    assert sig.lattice_from_edge == len(fingers)
+    assert "hand" in (decide(sig) or "")
+    # The pawn itself over a corner hides that corner only.
+    over = (m + 4 * t - 14, m + t - 14, 28, 28)
+    sig = signals(rect, shape, _readings(), 0.99, covered={(0, 3), (0, 4), (1, 3), (1, 4)}, boxes=[over])
+    assert sig.lattice_from_edge == len(fingers) - 1
+
+
+def test_long_run_round_the_frame_is_an_arm_without_unclear_tiles() -> None:
+    flags = np.zeros((4, 14), dtype=np.int8)
+    flags[:, [2, 3, 6, 7, 10, 11]] = -1  # the gate arrows
+    flags[1, [8, 9, 12, 13]] = 1  # down the right side ...
+    flags[2, [12, 13]] = 1  # ... round the bottom-right corner
+    assert longest_run(flags.reshape(-1)) == 6
+    cfg = OcclusionConfig()
+    reason = decide(Signals(0, 0, 0.99, 0, band_alone=longest_run(flags.reshape(-1))), "day", cfg)
+    assert "frame" in (reason or "")
+    corner = np.zeros((4, 14), dtype=np.int8)
+    corner[1, 12:] = corner[2, 12:] = 1  # a frame's corner artwork or a shadow there: 4 at most
+    assert decide(Signals(0, 0, 0.99, 0, band_alone=longest_run(corner.reshape(-1))), "day", cfg) is None
+    assert decide(Signals(0, 0, 0.95, 0, band_alone=9), "night", cfg) is None  # noise at night
+
+
+def test_foreign_corners_that_keep_their_seams_or_are_clipped_are_the_board() -> None:
+    wall = (40, 150, 60)
+    corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]
+    tinted = _wall_lattice(wall)
+    t, m = tinted.tile_px, tinted.margin_px
+    tinted.image[:, m::t] //= 2  # seams between the tiles: dark lines through every lattice point
+    tinted.image[m::t, :] //= 2
+    seams, _ = lattice_structure(tinted)
+    assert np.median(seams) == pytest.approx(1.0)
+    smooth = _wall_lattice(wall)
+    smooth.image[:, m::t] //= 2
+    smooth.image[m::t, :] //= 2
+    _paint_corners(smooth, corners, (120, 150, 210))  # skin: flat, the seams gone
+    assert lattice_foreign(smooth).sum() == len(corners)
+    # A red light pool over the same corners: the colour changes, the seams stay.
+    for i, j in corners:
+        patch = tinted.image[m + i * t - 8 : m + i * t + 8, m + j * t - 8 : m + j * t + 8].astype(np.float32)
+        tinted.image[m + i * t - 8 : m + i * t + 8, m + j * t - 8 : m + j * t + 8] = (patch * (0.6, 0.8, 3.0)).clip(
+            0, 255
+        )
+    assert (lattice_structure(tinted)[0][tuple(np.array(corners).T)] >= OcclusionConfig().seam_keep).all()
+    assert not lattice_foreign(tinted).any()
+    clipped = _wall_lattice(wall)
+    _paint_corners(clipped, corners, (255, 255, 255))  # blown out: no colour left to judge
+    assert lattice_structure(clipped)[1][tuple(np.array(corners).T)].min() == 1.0  # all of each patch
+    assert not lattice_foreign(clipped).any()
 
 
 def test_blurred_frame_is_unreadable() -> None:
