@@ -244,12 +244,32 @@ def _place(
     return float(sc[i]), quads[i]
 
 
-def coarse_quad(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray] | None:
+def _contrast_normalised(gx: np.ndarray, gy: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The gradients divided by their local RMS over ``size`` pixels (about the largest tile).
+
+    A shadow band's edge, a lamp's bright pool or a table's hard border is one
+    strong step: in the raw gradients it outweighs the faint seams of tiles in
+    the shade and pulls the orientation histogram and the autocorrelation
+    toward itself. Normalised, every neighbourhood counts alike, so the tiles
+    in the shade repeat as loudly as those in the light (a small floor keeps
+    flat table areas from being blown up into noise).
+    """
+    size = max(3, size) | 1
+    energy = cv2.blur(gx * gx + gy * gy, (size, size))
+    scale = 1.0 / np.sqrt(energy + 0.05 * float(energy.mean()) + 1e-6)
+    return gx * scale, gy * scale
+
+
+def coarse_quad(work: np.ndarray, cfg: LocateConfig, normalised: bool = False) -> tuple[float, np.ndarray] | None:
     """The best tile-area quad (work pixels, TL TR BR BL) over orientation and pitch hypotheses, and its d'.
 
     The gradient analysis (lattice, periodic centre) runs at half the work
     resolution, where a tile is still 7+ pixels; the fixed tiles are then
-    sampled at full work resolution.
+    sampled at full work resolution. ``normalised``: the lattice is sought in
+    contrast-normalised gradients (:func:`_contrast_normalised`), and only the
+    plain lattice stage runs (the tilt, table and pitch-sweep stages ran in the
+    first search): the second opinion :func:`vision.locate.find_board` asks for
+    when the plain gradients led to no board.
     """
     half = cv2.resize(work[: work.shape[0] // 2 * 2, : work.shape[1] // 2 * 2], None, fx=0.5, fy=0.5,
                       interpolation=cv2.INTER_AREA)  # fmt: skip
@@ -259,6 +279,8 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray]
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab).astype(np.float32)
     short = min(half.shape[:2])
     lo, hi = cfg.min_tile_frac * short, cfg.max_tile_frac * short
+    if normalised:
+        gx, gy = _contrast_normalised(gx, gy, round(hi))
     blurs: dict[int, np.ndarray] = {}
     found: list[tuple[float, np.ndarray, float]] = []
     placed: list[tuple[np.ndarray, np.ndarray, float]] = []
@@ -283,8 +305,9 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray]
     polished: dict[int, tuple[float, np.ndarray]] = {}
     best = _best_polished(lab, blurs, found, polished, cfg)
     # A polished grid is free to chase chance (~2 on a bare table), so only the board
-    # threshold itself proves a board here.
-    if best[0] > cfg.min_separation:
+    # threshold itself proves a board here. The second opinion (``normalised``) is about
+    # shadows: the tilt, table and pitch stages below already ran in the first.
+    if best[0] > cfg.min_separation or normalised:
         return best
     # Still unproven: a strong tilt may bend the board away from every lattice. The
     # receding-grid search is costly, so it runs only now, on the likeliest hypotheses.
@@ -312,6 +335,17 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig) -> tuple[float, np.ndarray]
         found.append((score, quad, 2.0 * pitch))
         if score > cfg.clear_separation:
             break
+    best = _best_polished(lab, blurs, found, polished, cfg)
+    if best[0] > cfg.min_separation:
+        return best
+    # Last: the likeliest lattices' axes and periodic centre may be right while their pitch
+    # is not (a shadow band's or a picture's echo won the autocorrelation): the fixed tiles
+    # place grids of every pitch in the range along those axes.
+    for inv, centre, pitch in placed[: cfg.sweep_hypotheses]:
+        for ratio in np.geomspace(0.5, 1.6, cfg.sweep_pitches):
+            swept = pitch * float(ratio)
+            score, quad = _search_grid(_blurred(lab, swept, blurs), inv, centre, swept)
+            found.append((score, quad, swept))
     return _best_polished(lab, blurs, found, polished, cfg)
 
 
