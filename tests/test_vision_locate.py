@@ -195,13 +195,13 @@ def test_board_under_a_shadow_band() -> None:
 
     The plain gradients' lattice is 12 degrees off the board's there and no grid
     proves a board; the second opinion on contrast-normalised gradients finds it.
-    Without that fallback the frame is "not found" (so this test can fail).
+    Without the fallbacks the frame is "not found" (so this test can fail).
     """
     from tests.support.holdout_render import random_holdout_scene
 
     image, label = random_holdout_scene(940001)
     with pytest.raises(BoardNotFoundError):
-        find_board(image, LocateConfig(contrast_fallback=False))
+        find_board(image, LocateConfig(fallbacks=False))
     corners = find_board(image)
     assert corner_error(corners, label) < few_pixels((image.shape[1], image.shape[0]))
 
@@ -224,3 +224,20 @@ def test_contrast_normalised_gradients_weigh_every_neighbourhood_alike() -> None
     normalised = energy(nx, ny, edge) / energy(nx, ny, seams)
     assert raw > 100  # raw: the step outweighs the seams by orders of magnitude
     assert normalised < 10  # normalised: within the step's share of one window (~21 / 3 columns)
+
+
+def test_pitch_sweep_recovers_a_grid_a_third_too_large() -> None:
+    """A refuted grid a third too large about the board's centre (a patterned table's chance grid): the sweep
+    along its own axes places the tiles' grid."""
+    from vision.locate_grid import quad_frame, swept_quad
+
+    image, label = scene(31, "classic")
+    factor = 3
+    work = block_average(image, factor)
+    truth = (np.array(label["corners"]) + 0.5) / factor - 0.5
+    centre = truth.mean(axis=0)
+    wrong = centre + 1.33 * (truth - centre)
+    result = swept_quad(work, [quad_frame(wrong)], LocateConfig())
+    assert result is not None
+    pitch = float(np.linalg.norm(truth[1] - truth[0])) / 7
+    assert float(np.abs(order_corners(result[1]) - truth).max()) < 0.25 * pitch

@@ -24,6 +24,11 @@ Labyrinth board has:
    perspective) to maximise that separation; a strongly tilted board is
    first pulled in with a wider-basin score (tile centres against grid
    crossings on a blurred copy).
+   When the refinement (step 4) refutes that answer, second opinions are
+   tried before "not found": grids of every pitch along the likeliest axes (a
+   shadow's or picture's echo can win the pitch, a patterned table can pass a
+   grid a third too large), then the lattice of contrast-normalised gradients
+   (a shadow band's edge outweighs the seams of tiles in its shade).
 4. **Refinement** at full resolution — corridors run through the middle of
    every tile, so in a rectified view the centre line of each open corridor
    arm is the tile's centre line. About 120 arm centres are measured and a
@@ -45,7 +50,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate_grid import coarse_quad
+from vision.locate_grid import Placed, coarse_quad, quad_frame, swept_quad
 from vision.locate_refine import refine_corners
 
 __all__ = ["BoardNotFoundError", "LocateConfig", "block_average", "find_board", "order_corners"]
@@ -89,12 +94,15 @@ class LocateConfig:
       placed (bounds the extra time on a photo without a board, ~0.1-0.3 s).
     * ``polish_candidates``: how many of the best coarse placements are polished
       when the best one stays below ``clear_separation`` after its polish.
-    * ``sweep_hypotheses``/``sweep_pitches``: when nothing else proved a board, the
-      likeliest lattice's axes and centre are kept and this many pitches from 0.5x
-      to 1.6x its own are placed (~6000 cheap grid scores, ~0.1 s, only then).
-    * ``contrast_fallback``: when the first search finds no board, search again on
-      contrast-normalised gradients (a shadow band's edge no longer outweighs the
-      tiles); only frames that would be "not found" pay for it.
+    * ``fallbacks``: when the refinement refutes the search's answer (the frame
+      would be "not found"), second opinions are refined in turn and the best kept:
+      a pitch sweep (below), then the lattice of contrast-normalised gradients (a
+      shadow band's edge no longer outweighs the tiles' seams). Only such frames
+      pay for them (~0.25 s more; the common path is unchanged).
+    * ``sweep_hypotheses``/``sweep_pitches``: the pitch sweep keeps the axes and
+      centres of the refuted grid and of this many lattices (those whose grids the
+      fixed tiles liked best) and places grids of this many pitches from 0.5x to
+      1.6x their own (~6000 cheap grid scores per lattice, ~65 ms).
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass (then the arms misled it).
@@ -117,9 +125,9 @@ class LocateConfig:
     keystone_hypotheses: int = 2
     notched_hypotheses: int = 20
     refine_keep: float = 0.6
-    sweep_hypotheses: int = 1
+    sweep_hypotheses: int = 2
     sweep_pitches: int = 30
-    contrast_fallback: bool = True
+    fallbacks: bool = True
     fit_distortion: bool = True
 
 
@@ -200,20 +208,31 @@ def find_board(image: np.ndarray, config: LocateConfig | None = None) -> np.ndar
     scale = 1.0 / factor
     if float(cv2.meanStdDev(work)[1].max()) < 2.0:
         raise BoardNotFoundError("blank image")
-    found = coarse_quad(work, cfg)
-    separation = -1.0
-    if found is not None:
-        corners, separation = refine_corners(bgr, order_corners(found[1] / scale), cfg, (factor, work))
-    if separation < cfg.min_separation and cfg.contrast_fallback:
-        # A second opinion on contrast-normalised gradients: shadow bands and lamp pools
-        # can hide the tiles' lattice from the plain ones (costs time only on such frames).
-        second = coarse_quad(work, cfg, normalised=True)
-        if second is not None:
-            alt, alt_sep = refine_corners(bgr, order_corners(second[1] / scale), cfg, (factor, work))
-            if alt_sep > separation:
-                corners, separation = alt, alt_sep
-    if separation < 0:
+    liked: list[Placed] = []
+    found = coarse_quad(work, cfg, liked=liked)
+    best: tuple[np.ndarray, float] | None = None
+
+    def attempt(quad: np.ndarray | None) -> bool:
+        """Refine a coarse grid; keep it if its separation beats the best so far. True once a board is proven."""
+        nonlocal best
+        if quad is not None:
+            refined = refine_corners(bgr, order_corners(quad / scale), cfg, (factor, work))
+            if best is None or refined[1] > best[1]:
+                best = refined
+        return best is not None and best[1] >= cfg.min_separation
+
+    # The first answer, then - only once the refinement refuted it - second opinions,
+    # each judged by its refined separation: grids of other pitches along the likeliest
+    # axes (the refuted grid's own first), then the lattice of contrast-normalised gradients.
+    if not attempt(None if found is None else found[1]) and cfg.fallbacks:
+        frames = ([quad_frame(found[1])] if found is not None else []) + liked
+        swept = swept_quad(work, frames, cfg)
+        if not attempt(None if swept is None else swept[1]):
+            second = coarse_quad(work, cfg, normalised=True)
+            attempt(None if second is None else second[1])
+    if best is None:
         raise BoardNotFoundError("no periodic tile grid found")
+    corners, separation = best
     if separation < cfg.min_separation:
         raise BoardNotFoundError(f"no board: fixed tiles do not match (separation {separation:.2f})")
     return order_corners(corners).astype(np.float32)

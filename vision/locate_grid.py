@@ -24,7 +24,7 @@ from vision.locate_lattice import lattice_frame, lattice_hypotheses, notched_hyp
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
-__all__ = ["BOARD_CORNERS", "coarse_quad"]
+__all__ = ["BOARD_CORNERS", "Placed", "coarse_quad", "quad_frame", "swept_quad"]
 
 _FIXED = sorted(FIXED_TILES)
 _FIXED_EDGES = np.array([(r, c, s) for (r, c) in _FIXED for s in range(4)], dtype=np.int64)
@@ -260,16 +260,23 @@ def _contrast_normalised(gx: np.ndarray, gy: np.ndarray, size: int) -> tuple[np.
     return gx * scale, gy * scale
 
 
-def coarse_quad(work: np.ndarray, cfg: LocateConfig, normalised: bool = False) -> tuple[float, np.ndarray] | None:
+#: A lattice placed in the work image: canonical -> work affine (2x3), periodic centre and pitch (canonical).
+Placed = tuple[np.ndarray, np.ndarray, float]
+
+
+def coarse_quad(
+    work: np.ndarray, cfg: LocateConfig, normalised: bool = False, liked: list[Placed] | None = None
+) -> tuple[float, np.ndarray] | None:
     """The best tile-area quad (work pixels, TL TR BR BL) over orientation and pitch hypotheses, and its d'.
 
     The gradient analysis (lattice, periodic centre) runs at half the work
     resolution, where a tile is still 7+ pixels; the fixed tiles are then
     sampled at full work resolution. ``normalised``: the lattice is sought in
     contrast-normalised gradients (:func:`_contrast_normalised`), and only the
-    plain lattice stage runs (the tilt, table and pitch-sweep stages ran in the
-    first search): the second opinion :func:`vision.locate.find_board` asks for
-    when the plain gradients led to no board.
+    plain lattice stage runs (the tilt and table stages ran in the first
+    search): the second opinion :func:`vision.locate.find_board` asks for
+    when the plain gradients led to no board. ``liked``: when given, receives the
+    lattices whose grids the fixed tiles liked best (for :func:`swept_quad`).
     """
     half = cv2.resize(work[: work.shape[0] // 2 * 2, : work.shape[1] // 2 * 2], None, fx=0.5, fy=0.5,
                       interpolation=cv2.INTER_AREA)  # fmt: skip
@@ -283,7 +290,7 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig, normalised: bool = False) -
         gx, gy = _contrast_normalised(gx, gy, round(hi))
     blurs: dict[int, np.ndarray] = {}
     found: list[tuple[float, np.ndarray, float]] = []
-    placed: list[tuple[np.ndarray, np.ndarray, float]] = []
+    placed: list[Placed] = []
     for a_vec, b_vec, frame in lattice_hypotheses(gx, gy, lo, hi, cfg):
         pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
         if frame is None:
@@ -302,11 +309,14 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig, normalised: bool = False) -
             break  # a clear board: the other lattice hypotheses are harmonics or clutter
     if not found:
         return None
+    if liked is not None:
+        order = sorted(range(len(placed)), key=lambda i: -found[i][0])  # found[i] is placed[i]'s grid
+        liked.extend(placed[i] for i in order[: cfg.sweep_hypotheses])
     polished: dict[int, tuple[float, np.ndarray]] = {}
     best = _best_polished(lab, blurs, found, polished, cfg)
     # A polished grid is free to chase chance (~2 on a bare table), so only the board
     # threshold itself proves a board here. The second opinion (``normalised``) is about
-    # shadows: the tilt, table and pitch stages below already ran in the first.
+    # shadows: the tilt and table stages below already ran in the first.
     if best[0] > cfg.min_separation or normalised:
         return best
     # Still unproven: a strong tilt may bend the board away from every lattice. The
@@ -335,18 +345,39 @@ def coarse_quad(work: np.ndarray, cfg: LocateConfig, normalised: bool = False) -
         found.append((score, quad, 2.0 * pitch))
         if score > cfg.clear_separation:
             break
-    best = _best_polished(lab, blurs, found, polished, cfg)
-    if best[0] > cfg.min_separation:
-        return best
-    # Last: the likeliest lattices' axes and periodic centre may be right while their pitch
-    # is not (a shadow band's or a picture's echo won the autocorrelation): the fixed tiles
-    # place grids of every pitch in the range along those axes.
-    for inv, centre, pitch in placed[: cfg.sweep_hypotheses]:
+    return _best_polished(lab, blurs, found, polished, cfg)
+
+
+def quad_frame(quad: np.ndarray) -> Placed:
+    """A grid's own lattice (its affine part: axes and pitch) and centre, as :func:`swept_quad` takes them."""
+    quad = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    pitch = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))) / 7.0
+    src = np.column_stack([BOARD_CORNERS * pitch, np.ones(4)])
+    inv = np.linalg.lstsq(src, quad, rcond=None)[0].T  # canonical (board units x pitch) -> work
+    return inv, np.array([3.5 * pitch, 3.5 * pitch]), pitch
+
+
+def swept_quad(work: np.ndarray, frames: list[Placed], cfg: LocateConfig) -> tuple[float, np.ndarray] | None:
+    """The best grid along the axes and about the centres of ``frames`` at every pitch (0.5x-1.6x), polished.
+
+    A lattice's axes and periodic centre can be right while its pitch is not: a
+    shadow band's or a picture's echo won the autocorrelation, or a patterned
+    table gave a grid a third too large around the right centre a chance
+    separation that stopped the search. Along those axes the fixed tiles place
+    grids of every pitch in the range. Called only once the first answer was
+    refuted, so its chance grids never compete with a board the search found.
+    """
+    if not frames:
+        return None
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab).astype(np.float32)
+    blurs: dict[int, np.ndarray] = {}
+    found = []
+    for inv, centre, pitch in frames:
         for ratio in np.geomspace(0.5, 1.6, cfg.sweep_pitches):
             swept = pitch * float(ratio)
             score, quad = _search_grid(_blurred(lab, swept, blurs), inv, centre, swept)
             found.append((score, quad, swept))
-    return _best_polished(lab, blurs, found, polished, cfg)
+    return _best_polished(lab, blurs, found, {}, cfg)
 
 
 def _best_polished(
