@@ -19,7 +19,7 @@ from companion.board import SIZE, Color
 from companion.observation import TileReading
 from vision.occlusion import shade_invariant
 from vision.pawn_colour import ColourModel, hue_only
-from vision.pawn_features import WIDTH, features
+from vision.pawn_features import THICKNESS, WIDTH, features
 from vision.pawn_light import light_map, relit
 from vision.pawn_model import PawnConfig
 from vision.rectify import Rectified
@@ -158,6 +158,8 @@ def candidates(
                 continue
             feats, base = found
             if feats[WIDTH] < cfg.min_width:  # a line of artwork (a wall's edge, a stripe), not a body
+                continue
+            if feats[THICKNESS] < cfg.min_thickness:  # a stroke (a printed ring, an outline), not a body
                 continue
             out.append(Candidate(color, feats, base, (x, y, w, h), rel, labels, i))
     return out

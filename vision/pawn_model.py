@@ -22,7 +22,7 @@ from vision.pawn_features import FEATURES
 #: 955000+ and 950000+, 954000+), brightness relit by the board's light.
 PAWN_WEIGHTS: tuple[float, ...] = (
     0, 0.8091, -0.86, -6.424, 0, 0, -11.35, 0, -5.619, 1.391, 0.877, 0, 11.35, 1.274, 1.264, 0, -3.429, 15.61,
-    2.914, 0, -1.797, -8.408,
+    2.914, 0, -1.797, 0, -8.408,
 )  # fmt: skip
 
 _LOG_AREA = FEATURES.index("log_area")
@@ -47,7 +47,10 @@ class PawnConfig:
     less of their bounding box are curves or rings; ``min_width``: blobs narrower (tiles,
     the short side of their smallest enclosing rectangle) are lines of artwork - a wall's edge, a
     stripe - (the narrowest of ~300 pawn blobs measured, partly hidden ones included,
-    was 0.17).
+    was 0.17). ``min_thickness``: blobs whose largest inscribed disc has a smaller radius
+    (tiles) are strokes - a start square's printed ring, an outline - however wide their
+    box (on 40 day boards of each of three renderers the thinnest pawn blob was 0.062,
+    start rings 0.042-0.046).
     ``wall_zone``: distance from a tile's corridor centre lines (tiles) beyond which
     the tile is wall whatever the edition (corridors are at most ~0.5 tile wide);
     the wall colour is learned there.
@@ -79,6 +82,7 @@ class PawnConfig:
     min_area: float = 0.05
     max_area: float = 1.2
     min_width: float = 0.15
+    min_thickness: float = 0.05
     max_extent: float = 1.6
     min_fill: float = 0.3
     wall_zone: float = 0.27

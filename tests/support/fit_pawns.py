@@ -62,6 +62,7 @@ SIGNS: dict[str, int | None] = {
     "surface": +1,
     "width": 0,
     "size_deviation": -1,  # the four pawns are one set: as large as each other
+    "thickness": +1,  # a raised body is solid; a ring, an outline, a wall's edge is a thin stroke
 }
 
 
