@@ -17,12 +17,13 @@ from vision.pawn_colour import HUE_RANGES
 from vision.pawn_features import FEATURES
 
 #: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
-#: Fitted by ``python -m tests.support.fit_pawns`` (signs bounded there, see its ``SIGNS``)
-#: on the day blobs of 160 team-renderer and 160 held-out-renderer boards (seeds 951000+,
-#: 955000+ and 950000+, 954000+), brightness relit by the board's light.
+#: Fitted by ``python -m tests.support.fit_pawns --l2 0.0005`` (signs bounded there, see
+#: its ``SIGNS``) on the day blobs of 160 team-renderer, 160 held-out-renderer and 160
+#: third-renderer boards (seeds 951000+, 955000+; 950000+, 954000+; 985100+, 985300+),
+#: brightness relit by the board's light, strokes gated out (``min_thickness``).
 PAWN_WEIGHTS: tuple[float, ...] = (
-    0, 0.8091, -0.86, -6.424, 0, 0, -11.35, 0, -5.619, 1.391, 0.877, 0, 11.35, 1.274, 1.264, 0, -3.429, 15.61,
-    2.914, 0, -1.797, 0, -8.408,
+    0, 1.267, -0.7718, -8.486, 0, 0, -1.717, 0, -3.572, 0, 1.42, 0, 15.23, 1.519, 1.237, 0, -4.035, 11.71, 3.157,
+    0, -2.184, 0, -11.16,
 )  # fmt: skip
 
 _LOG_AREA = FEATURES.index("log_area")
