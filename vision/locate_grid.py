@@ -5,8 +5,10 @@ come from :mod:`vision.locate_lattice` (at half the work resolution); each is pl
 board by the 16 fixed tiles' known openings (the separation d' of their 44
 open and 20 closed edges) and, when perspective defeats that narrow-basin
 score, first by a wide-basin one (tile centres against grid crossings). The
-winner is polished as a free homography. See :mod:`vision.locate` for the
-whole pipeline.
+winner is polished as a free homography. When the refinement refutes that
+answer, :func:`swept_quad` (grids of every pitch along the likeliest axes) and
+``coarse_quad(..., normalised=True)`` (the lattice of contrast-normalised
+gradients) give second opinions. See :mod:`vision.locate` for the whole pipeline.
 """
 
 from __future__ import annotations
