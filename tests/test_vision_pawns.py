@@ -11,6 +11,7 @@ import pytest
 
 from companion.board import Color, Tile, random_setup
 from companion.observation import TileReading
+from vision.pawn_candidates import _light_reference
 from vision.pawn_light import light_map, relit
 from vision.pawns import (
     FEATURES,
@@ -252,3 +253,34 @@ def test_a_blob_unlike_the_pawn_sets_size_is_marked() -> None:
     assert devs[3] == pytest.approx(1.0 - 0.025 - SET_TOLERANCE)  # the set: the median of all four sure blobs
     unsure = [0.0] * len(FEATURES) + [-10.0]  # no sure blob: no set, no deviation
     assert set_size_deviation(rows, unsure) == [0.0] * 4
+
+
+def test_a_printed_ring_is_a_stroke_not_a_body() -> None:
+    """A start square's ring in a pawn colour: as wide as a pawn, but a stroke - gated out; the disc it rings is not."""
+    t, m = 48, 36
+    side = 2 * m + 7 * t
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float64)
+    cx = cy = m + 3 * t + t // 2
+    r = np.hypot(xx - cx, yy - cy)
+    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float32)
+
+    def reds(mask: np.ndarray) -> list:
+        image = np.full((side, side, 3), (150, 200, 225), np.uint8)
+        image[mask] = (40, 40, 200)
+        return [c for c in candidates(Rectified(image, t, m, np.eye(3), corners), None) if c.color is Color.RED]
+
+    ring = reds((r <= 0.25 * t) & (r > 0.17 * t))
+    disc = reds(r <= 0.25 * t)
+    assert ring == [] and len(disc) == 1
+    assert disc[0].features[FEATURES.index("thickness")] >= PawnConfig().min_thickness
+
+
+def test_a_pawn_coloured_material_still_measures_the_light() -> None:
+    """A green hedge wall is green all over: its own pixels are the light meter, not its few dark seams."""
+    zone = np.zeros((40, 40), dtype=bool)
+    zone[:, :20] = True
+    coloured = zone.copy()
+    coloured[::7, :20] = False  # the seams between the hedge's leaves
+    assert np.array_equal(_light_reference(zone, coloured), zone)
+    some = zone & ~np.eye(40, dtype=bool)  # a pawn standing on a plain material: left out
+    assert np.array_equal(_light_reference(zone, ~some), zone & some)

@@ -79,6 +79,20 @@ def zones(rect: Rectified, tiles: Sequence[TileReading], zone: float = 0.27, cor
     return out
 
 
+def _light_reference(zone: np.ndarray, coloured: np.ndarray) -> np.ndarray:
+    """The pixels of one material (a zone of :func:`zones`) that measure the light: those not of a pawn colour.
+
+    Unless most of the material is of a pawn colour (a green hedge wall, a sand-yellow
+    corridor): then the colour is the material's own, and leaving it out would keep
+    only its darkest seams and shadows, a biased and sparse light meter (on a third-
+    renderer board with both it made the light map span 0.3-4 and a sand corridor
+    under a bright map pass as a pawn). A few pawns on it do not move a light map
+    smoothed over half a tile much.
+    """
+    plain = zone & ~coloured
+    return plain if 2 * np.count_nonzero(plain) >= np.count_nonzero(zone) else zone
+
+
 def _mahalanobis2(d: np.ndarray, inv: np.ndarray) -> np.ndarray:
     """Squared Mahalanobis lengths of the columns of ``d`` ((3, n): channel rows keep numpy's loops long)."""
     return ((inv @ d) * d).sum(axis=0)
@@ -134,8 +148,7 @@ def candidates(
         wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
         coloured = np.logical_or.reduce(list(masks.values()))
         if cfg.light_sigma > 0:
-            plain = ~coloured
-            light = light_map(value, [wall & plain, arms & plain], cfg.light_sigma * t)
+            light = light_map(value, [_light_reference(zone, coloured) for zone in (wall, arms)], cfg.light_sigma * t)
             value = relit(value, light)
         masks = _drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
     cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
