@@ -39,8 +39,10 @@ Labyrinth board has:
 Step 1 is :mod:`vision.locate_lattice`, steps 2–3 :mod:`vision.locate_grid`
 (both on a block-averaged copy, ``work_px`` on the long side, for speed) and
 step 4 :mod:`vision.locate_refine`.
-Markers are not needed and not used: the board's own tiles are the
-target. Row 0 is the board edge nearest the image top (rotations up to ±30°).
+Markers are not needed here: the board's own tiles are the target (optional
+corner markers are :mod:`vision.markers`, which the reader tries when this
+search finds no board). Row 0 is the board edge nearest the image top
+(rotations up to ±30°).
 """
 
 from __future__ import annotations
