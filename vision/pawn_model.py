@@ -20,10 +20,11 @@ from vision.pawn_features import FEATURES
 #: Fitted by ``python -m tests.support.fit_pawns --l2 0.0005`` (signs bounded there, see
 #: its ``SIGNS``) on the day blobs of 160 team-renderer, 160 held-out-renderer and 160
 #: third-renderer boards (seeds 951000+, 955000+; 950000+, 954000+; 985100+, 985300+),
-#: brightness relit by the board's light, strokes gated out (``min_thickness``).
+#: brightness as the channels' mean relit by the board's light, strokes gated out
+#: (``min_thickness``).
 PAWN_WEIGHTS: tuple[float, ...] = (
-    0, 1.267, -0.7718, -8.486, 0, 0, -1.717, 0, -3.572, 0, 1.42, 0, 15.23, 1.519, 1.237, 0, -4.035, 11.71, 3.157,
-    0, -2.184, 0, -11.16,
+    0, 0.9925, -0.1555, -9.204, 0, 0, -0.4009, 0, -4.379, 1.054, 1.527, 0, 16.38, 1.882, 1.563, 0, -4.015, 11.08,
+    3.497, 0, -2.252, 0, -12.63,
 )  # fmt: skip
 
 _LOG_AREA = FEATURES.index("log_area")
