@@ -28,16 +28,19 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    to small marks (the brightness range after a median filter wider than a
    printed eye or dot, and the range of a quadratic surface fitted with the marks
    and glints left out) — a specular glint, a one-sided shadow around it, and its
-   elongation away from the camera. Brightness is judged *relit*: divided by the
-   light the board around the blob receives (measured on its certain wall and
-   corridor), so a flat picture under a shadow's edge or a light pool is flat
+   elongation away from the camera. Brightness is the channels' mean (HSV value,
+   their maximum, clips flat over a brightly lit saturated pawn) judged *relit*:
+   divided by the light the board around the blob receives (measured on its certain
+   wall and corridor, on all their pixels when the material is itself of a pawn
+   colour), so a flat picture under a shadow's edge or a light pool is flat
    again. Against flat artwork: dark marks enclosed by
    the blob (a picture's eyes and spots; a pawn's top is one body, its only holes
-   bright glints). Blobs thinner than ``min_width`` are lines of artwork.
+   bright glints). Blobs thinner than ``min_width`` are lines of artwork, blobs
+   whose widest inscribed disc is under ``min_thickness`` strokes (a printed ring).
 3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`)
-   gives a confidence. It was fitted (``tests/support/fit_pawns.py``) on ~2100
-   blobs of 160 boards from two independent renderers (the team's looks and a
-   held-out renderer with other artwork, pawn shapes and lighting), with each
+   gives a confidence. It was fitted (``tests/support/fit_pawns.py``) on ~5400
+   blobs of 480 boards from three independent renderers (the team's looks, a
+   held-out renderer and a third, with other artwork, pawn shapes and lighting), with each
    weight's sign bounded by the physics above (more smooth shading, glint, shadow,
    lean, solidity count *for* a pawn; marks, raw brightness spread the smooth
    field does not explain, and box-filling lattice-aligned shapes *against*), so a
