@@ -17,6 +17,7 @@ from vision.occlusion import (
     _gradient_residuals,
     _largest_cluster,
     _largest_group,
+    _percentiles_u8,
     _segment_positions,
     decide,
     frame_band,
@@ -329,3 +330,11 @@ def test_glare_on_the_frame_band_is_not_an_arm() -> None:
     arm = Rectified(image=image.copy(), tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
     arm.image[top_band] = (120, 150, 210)  # skin
     assert (frame_band(arm, shape) == 1).sum() >= 2  # the segments beside the gate arrows are not judged
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_percentiles_from_the_histogram_equal_numpys(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, int(rng.integers(2, 256)), size=int(rng.integers(1, 4000))).astype(np.uint8)
+    qs = (0.0, 5.0, 37.3, 50.0, 95.0, 100.0)
+    np.testing.assert_allclose(_percentiles_u8(values, qs), np.percentile(values, qs), atol=1e-9)

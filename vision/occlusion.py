@@ -197,13 +197,28 @@ def sharpness(rect: Rectified) -> float:
     by the spread), so one threshold holds for day and night.
     """
     m, side = rect.margin_px, SIZE * rect.tile_px
-    grey = cv2.cvtColor(rect.image[m : m + side, m : m + side], cv2.COLOR_BGR2GRAY).astype(np.float32)
-    spread = float(np.percentile(grey, 95) - np.percentile(grey, 5))
+    grey8 = cv2.cvtColor(rect.image[m : m + side, m : m + side], cv2.COLOR_BGR2GRAY)
+    low, high = _percentiles_u8(grey8, (5.0, 95.0))
+    spread = high - low
+    grey = grey8.astype(np.float32)
     if spread < 1.0:
         return 0.0
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     return float(np.mean(np.abs(gx) + np.abs(gy))) / (8.0 * spread)
+
+
+def _percentiles_u8(values: np.ndarray, qs: Sequence[float]) -> list[float]:
+    """``np.percentile`` (linear method) of 8-bit values, exactly, from their histogram (no sort)."""
+    counts = np.cumsum(np.bincount(values.ravel(), minlength=256))
+    n = int(counts[-1])
+    out = []
+    for q in qs:
+        index = q / 100.0 * (n - 1)
+        lo = int(np.floor(index))
+        a, b = np.searchsorted(counts, [lo, min(lo + 1, n - 1)], side="right")
+        out.append(float(a + (b - a) * (index - lo)))
+    return out
 
 
 # --------------------------------------------------------------------------- board
