@@ -181,7 +181,7 @@ class BoardReader:
         erased = pawn_mod.erase(rect, detections)
         # No pawns: erased is rect. With pawns, what looked like a pawn stays out of the sides.
         bands = view_bands(erased, cfg.tiles, first_bands.board) if detections else first_bands
-        tiles = read_tiles(erased, cfg.tiles, bands=bands) if detections else first
+        tiles = read_tiles(erased, cfg.tiles, bands=bands, pawns_on=exclude) if detections else first
         # The grid quality is judged with the same tile settings (and features) as the tiles.
         quality = float(grid_quality(erased, cfg.tiles, bands=bands))
         reading.grid_quality = quality

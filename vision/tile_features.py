@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_CONFIG",
     "FIXED_EDGES",
     "FIXED_OPEN",
+    "SHADE_FREE",
     "TilesConfig",
     "ViewBands",
     "band_features",
@@ -91,6 +92,9 @@ class TilesConfig:
       treasure picture reaching into a side, a pawn's remains, an LED's colour) and is
       left out of the box means (:func:`_board_mask`); 0 turns this off. Far out on
       purpose: a wall's wood grain or a corridor's speckles must stay board.
+    * ``shade_free_near_pawns``: the sides a pawn's cast shadow may reach (``pawns_on``
+      of :func:`vision.tiles.read_tiles`) are read on the :data:`SHADE_FREE` features only
+      when darker than the board's darker class by ``shadow_spreads`` of its spread.
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
@@ -115,6 +119,8 @@ class TilesConfig:
     band_logit_limit: float = 10.0
     foreign_sigma: float = 6.0
     board_share: float = 0.6
+    shade_free_near_pawns: bool = True
+    shadow_spreads: float = 1.5
 
 
 DEFAULT_CONFIG = TilesConfig()
@@ -122,6 +128,11 @@ DEFAULT_CONFIG = TilesConfig()
 # Known edges of the fixed tiles: (row, col, side) and open flags.
 FIXED_EDGES = np.array([(r, c, s) for (r, c) in sorted(FIXED_TILES) for s in range(4)], dtype=np.int64)
 FIXED_OPEN = np.array([bool(FIXED_TILES[(r, c)] & (1 << s)) for r, c, s in FIXED_EDGES])
+
+#: Positions of the shade-free chroma features (a*, b* over L* + 16) in the 12 of
+#: :func:`band_features` (relative to the middle corners, then to the side's end corners):
+#: the ones a shadow leaves unchanged.
+SHADE_FREE = np.array([4, 5, 10, 11])
 
 
 def _boxes(tile_px: int, cfg: TilesConfig) -> tuple[np.ndarray, np.ndarray]:

@@ -16,6 +16,8 @@ it is sure of then teach both models as well (self-training: ~200 labelled
 edges instead of 64, spread over the whole board, its shadows and glare), and
 the sides are read again. Pawn squares (``exclude``) do not teach the models,
 their usual band counts little, and their probabilities are pulled toward 0.5.
+Near the squares pawns stood on (``pawns_on``), a side darker than the board's
+darker surface lies in a cast shadow and is read on shadow-invariant chroma only.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from vision.tile_features import (
     DEFAULT_CONFIG,
     FIXED_EDGES,
     FIXED_OPEN,
+    SHADE_FREE,
     TilesConfig,
     ViewBands,
     band_features,
@@ -57,6 +60,7 @@ __all__ = [
     "lab_view",
     "learn",
     "read_tiles",
+    "shaded_sides",
     "view_bands",
 ]
 
@@ -110,7 +114,11 @@ def edge_probabilities(
 
 
 def _side_logits(
-    rect: Rectified, cfg: TilesConfig, exclude: Iterable[Square] | None, bands: ViewBands | None = None
+    rect: Rectified,
+    cfg: TilesConfig,
+    exclude: Iterable[Square] | None,
+    bands: ViewBands | None = None,
+    shaded: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, TileModel]:
     """Combined open log-odds of every side (7, 7, 4), the excluded squares and the usual band's model."""
     excluded = _excluded_grid(exclude)
@@ -122,20 +130,82 @@ def _side_logits(
         shapes, conf = decode(_floored(logit, cfg.decode_floor), shape_prior(cfg.fixed_prior))
         sides = (shapes[..., None] >> np.arange(4)) & 1
         unsure = (conf < cfg.self_train_confidence) | excluded | _FIXED_SQUARES
-        logit, usual = _read_sides(bands, excluded, cfg, np.where(unsure[..., None], -1, sides))
+        logit, usual = _read_sides(bands, excluded, cfg, np.where(unsure[..., None], -1, sides), shaded)
+    elif shaded is not None and shaded.any():
+        logit, usual = _read_sides(bands, excluded, cfg, None, shaded)
     return logit, excluded, usual.model
 
 
 def _read_sides(
-    bands: ViewBands, excluded: np.ndarray, cfg: TilesConfig, extra_sides: np.ndarray | None
+    bands: ViewBands,
+    excluded: np.ndarray,
+    cfg: TilesConfig,
+    extra_sides: np.ndarray | None,
+    shaded: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Band]:
-    """Both bands read and combined: the sides' open log-odds (7, 7, 4) and the usual band."""
+    """Both bands read and combined: the sides' open log-odds (7, 7, 4) and the usual band.
+
+    ``shaded`` (7, 7, 4): sides a pawn's cast shadow may darken; those of them darker
+    than the board ever is (:func:`_darker_than_board`) are read by models learned on
+    the shade-free features only (:func:`_shade_free_logit`). The darkness gate keeps the
+    usual read wherever lightness is still evidence: the chroma alone separates less.
+    """
     usual = read_band(bands.usual, excluded, cfg, extra_sides)
     outer = read_band(bands.outer, excluded, cfg, extra_sides)
     # No tile has four openings: four open-looking sides mean something over the centre
     # (a dark pawn at night looks like corridor), so the border band decides there too.
     covered = (usual.logit > 0).all(axis=2)
-    return _combine(usual, outer, excluded | covered, cfg), usual
+    logit = _combine(usual, outer, excluded | covered, cfg)
+    if shaded is not None and shaded.any() and cfg.shade_free_near_pawns:
+        # Near a pawn, a side darker than either class ever is lies in its cast shadow.
+        dark = shaded & (_darker_than_board(bands.usual, cfg) | _darker_than_board(bands.outer, cfg))
+        if dark.any():
+            logit = np.where(dark, _shade_free_logit(bands, excluded | covered, cfg, extra_sides), logit)
+    return logit, usual
+
+
+def _shade_free_logit(
+    bands: ViewBands, excluded: np.ndarray, cfg: TilesConfig, extra_sides: np.ndarray | None
+) -> np.ndarray:
+    """Open log-odds of every side from the shadow-invariant chroma features alone, both bands combined.
+
+    A pawn's cast shadow is left on the board after the pawn is painted out: it
+    darkens a corridor toward a wall's lightness (and dims its colour and texture
+    alike), but leaves a*, b* over L* + 16 unchanged. Learning the discriminant on
+    those features only is the Gaussian model with the shadow-hit ones marginalised
+    out; where this frame's corridor and wall differ little in colour the learned
+    separation is small and so are the log-odds, and the tile's other sides and its
+    valid shapes decide.
+    """
+    usual = read_band(bands.usual[..., SHADE_FREE], excluded, cfg, extra_sides)
+    outer = read_band(bands.outer[..., SHADE_FREE], excluded, cfg, extra_sides)
+    return _combine(usual, outer, excluded, cfg)
+
+
+def _darker_than_board(features: np.ndarray, cfg: TilesConfig) -> np.ndarray:
+    """Sides (7, 7, 4) whose lightness (relative to the tile's corners) is below the darker class's
+    by more than ``shadow_spreads`` of that class's spread on the fixed tiles' known edges.
+
+    Only a cast shadow makes the board darker than its own darker surface (wall or
+    corridor, whichever it is in this edition and light); its lightness then says nothing.
+    """
+    known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0]
+    mean, spread = min((float(cls.mean()), float(cls.std())) for cls in (known[FIXED_OPEN], known[~FIXED_OPEN]))
+    return features[..., 0] < mean - cfg.shadow_spreads * max(spread, 1.0)
+
+
+def shaded_sides(near: Iterable[Square] | None) -> np.ndarray:
+    """Sides (7, 7, 4) a pawn on one of ``near`` may shade: its square's four, its neighbours' facing ones."""
+    shaded = np.zeros((SIZE, SIZE, 4), dtype=bool)
+    for r, c in near or ():
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            continue
+        shaded[r, c] = True
+        for side, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
+            nr, nc = r + dr, c + dc
+            if 0 <= nr < SIZE and 0 <= nc < SIZE:
+                shaded[nr, nc, (side + 2) % 4] = True
+    return shaded
 
 
 def _side_probabilities(logit: np.ndarray, excluded: np.ndarray, floor: float, cfg: TilesConfig) -> np.ndarray:
@@ -151,15 +221,19 @@ def read_tiles(
     config: TilesConfig | None = None,
     exclude: set[Square] | None = None,
     bands: ViewBands | None = None,
+    pawns_on: Iterable[Square] | None = None,
 ) -> list[TileReading]:
     """Read the 49 tiles (row-major) of a rectified board.
 
     ``exclude``: squares where a pawn or a hand hides the tile; they neither
     teach the model nor give confident answers. ``bands``: this view's
     :func:`view_bands` (with the same ``config``), when the caller has them.
+    ``pawns_on``: squares where pawns stood (painted out or not): the sides their cast
+    shadows may reach (:func:`shaded_sides`) are read on shade-free features only.
     """
     cfg = config or DEFAULT_CONFIG
-    logit, excluded, model = _side_logits(rect, cfg, exclude, bands)
+    shaded = shaded_sides(pawns_on) if pawns_on else None
+    logit, excluded, model = _side_logits(rect, cfg, exclude, bands, shaded)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
     # The edges stay the frame's evidence (the referee and grid_quality weigh them);
     # only the decoded shape of a fixed square leans on its known openings.
