@@ -221,9 +221,13 @@ def test_glare_on_the_walls_is_not_foreign_but_a_hand_is() -> None:
     hand = _wall_lattice(wall)
     _paint_corners(hand, corners, (120, 150, 210))  # skin
     assert lattice_foreign(hand).sum() == len(corners)
-    white = _wall_lattice(wall)
-    _paint_corners(white, corners, (235, 240, 238))  # gone all the way to white: a pale hand, or unreadable
-    assert lattice_foreign(white).sum() == len(corners)
+    pale = _wall_lattice(wall)
+    _paint_corners(pale, corners, (205, 220, 240))  # a pale hand: nearly white, but warm, off the line
+    assert lattice_foreign(pale).sum() == len(corners)
+    haze = _wall_lattice(wall)
+    # A strong lamp's haze: 85 % white light added, right on the line toward white.
+    _paint_corners(haze, corners, tuple(round(0.15 * w + 0.85 * 250) for w in wall))
+    assert not lattice_foreign(haze).any()
 
 
 def test_only_the_lattice_points_a_pawn_stands_over_are_hidden() -> None:

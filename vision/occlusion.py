@@ -62,7 +62,7 @@ class OcclusionConfig:
     renderers, tuning seeds): the previous globally corroborated rule flagged 17
     clean frames and missed 4 hands; this one flags 3 and misses 5. Lastly, a
     cluster of more than ``max_lattice_cluster`` foreign tile corners touching and
-    reaching the tile area's edge (glare explained away, ``glare_share``/``max_glare``,
+    reaching the tile area's edge (glare explained away, ``glare_share``/``max_glare``/``strict_glare_share``,
     see :func:`lattice_foreign`): fingers over the board whose tiles still decode. On 188 clean
     and 25 located occluded day frames of two renderers (pawn squares left out)
     the largest clean cluster was 4, while 20 hands made 5 or more. Points that keep
@@ -101,6 +101,7 @@ class OcclusionConfig:
     max_fixed_mismatch: int = 1
     glare_share: float = 0.5
     max_glare: float = 0.6
+    strict_glare_share: float = 0.12
     max_lattice_cluster: int = 4
     min_band_alone: int = 6
     seam_patch: float = 0.15
@@ -347,16 +348,25 @@ def _glare(samples: np.ndarray, ref: np.ndarray, threshold: float, cfg: Occlusio
     """Which :func:`shade_invariant` samples differ from ``ref`` only as glare does.
 
     Glare adds white light to a surface (dichromatic reflection): brighter, and
-    the chromaticity pulled part of the way - at most ``max_glare`` - along the
-    line toward white; within ``glare_share`` of the foreign threshold of that line.
+    the chromaticity pulled along the line toward white. Part of the way (at most
+    ``max_glare``) within ``glare_share`` of the foreign threshold of that line;
+    further, up to white itself, only when right on the line (``strict_glare_share``):
+    a strong lamp's haze stays on it, while a pale hand, nearly white too, lies off it.
     """
     ref = np.broadcast_to(ref, samples.shape)
     chroma, base = samples[..., :2], ref[..., :2]
     towards_white = _NEUTRAL - base
     length2 = np.maximum((towards_white**2).sum(axis=-1), 1e-6)
-    along = np.clip(((chroma - base) * towards_white).sum(axis=-1) / length2, 0.0, cfg.max_glare)
-    off_line = np.linalg.norm(chroma - (base + along[..., None] * towards_white), axis=-1)
-    return (off_line <= cfg.glare_share * threshold) & (samples[..., 2] >= ref[..., 2])
+    along = ((chroma - base) * towards_white).sum(axis=-1) / length2
+    brighter = samples[..., 2] >= ref[..., 2]
+
+    def off_line(most: float) -> np.ndarray:
+        on_line = base + np.clip(along, 0.0, most)[..., None] * towards_white
+        return np.linalg.norm(chroma - on_line, axis=-1)
+
+    partway = off_line(cfg.max_glare) <= cfg.glare_share * threshold
+    to_white = off_line(1.0) <= cfg.strict_glare_share * threshold
+    return brighter & (partway | to_white)
 
 
 def lattice_cluster(rect: Rectified, config: OcclusionConfig | None = None, covered: Iterable[Square] = ()) -> int:
