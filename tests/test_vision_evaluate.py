@@ -157,13 +157,21 @@ def test_vision_test_missing_dir_is_exit_2_with_one_line(capsys: pytest.CaptureF
 PHOTOS = Path(__file__).parent / "photos"
 
 #: Minimum figures per fixture folder (the issue's targets, with the margin a handful of
-#: photos allows: one wrong board in 8 is 87.5 %).
+#: photos allows: one wrong board in 8 is 87.5 %), each about one mistake under what the
+#: reader reaches now. The held-out and third-renderer folders are never tuned on: their
+#: floors only catch a change that makes the reader generalise worse.
 THRESHOLDS: dict[str, dict[str, float]] = {
-    "day_classic": {"board_accuracy": 0.85, "tile_accuracy": 0.99, "pawn_accuracy": 0.95, "occlusion_accuracy": 1.0},
-    "day_mixed_looks": {"board_accuracy": 0.6, "tile_accuracy": 0.99, "pawn_accuracy": 0.9, "occlusion_accuracy": 0.9},
-    # At night the board is not always located (one of the six, 0005, with the locator at this commit).
-    "night": {"tile_accuracy": 0.8, "occlusion_accuracy": 0.8},
+    "day_classic": {"board_accuracy": 0.85, "tile_accuracy": 0.995, "pawn_accuracy": 0.95, "occlusion_accuracy": 1.0},
+    "day_mixed_looks": {
+        "board_accuracy": 0.8, "tile_accuracy": 0.995, "pawn_accuracy": 0.95, "occlusion_accuracy": 0.9,
+    },
+    "night": {"tile_accuracy": 0.98, "occlusion_accuracy": 0.83},
     "occluded": {"occlusion_accuracy": 1.0, "tile_accuracy": 0.97},
+    "holdout_day": {"board_accuracy": 0.33, "tile_accuracy": 0.97, "pawn_accuracy": 0.85, "occlusion_accuracy": 0.83},
+    "holdout_night": {"tile_accuracy": 0.98, "occlusion_accuracy": 0.75},
+    "holdout_occluded": {"occlusion_accuracy": 0.75},
+    "third_day": {"board_accuracy": 0.7, "tile_accuracy": 0.99, "pawn_accuracy": 0.9, "occlusion_accuracy": 0.7},
+    "third_night": {"tile_accuracy": 0.98, "occlusion_accuracy": 0.83},
 }
 
 
