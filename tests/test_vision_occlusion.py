@@ -171,7 +171,9 @@ def test_decide_rules() -> None:
     assert decide(Signals(0, 12, 0.99, 0), "day", cfg) is None  # glare or a light pool on the wall lattice
     assert decide(Signals(0, 0, cfg.min_quality - 0.01, 0), "day", cfg)
     crowd = cfg.max_low_tiles + 1
-    assert decide(Signals(0, 0, 0.99, crowd, low_cluster=crowd), "day", cfg)
+    assert decide(Signals(1, 0, 0.99, crowd, low_cluster=crowd), "day", cfg)  # an arm at the edge too
+    assert decide(Signals(0, 2, 0.99, crowd, low_cluster=crowd, lattice_from_edge=2), "day", cfg)
+    assert decide(Signals(0, 3, 0.99, crowd, low_cluster=crowd), "day", cfg) is None  # glare in the middle
     assert decide(Signals(0, 0, 0.99, crowd, low_cluster=1), "day", cfg) is None  # scattered: the artwork
     assert decide(Signals(9, 9, 0.9, 3), "night", cfg) is None  # the frame band is not used in the dark
     assert decide(Signals(0, 0, cfg.night_min_quality - 0.01, 0), "night", cfg)
