@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.board import FIXED_TILES, SIZE
 from vision import tiles as tile_mod
-from vision.locate_lattice import lattice_frame, lattice_hypotheses, notched_hypotheses, periodic_centre
+from vision.locate_lattice import Frame, lattice_frame, lattice_hypotheses, notched_hypotheses, periodic_centre
 
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
@@ -294,19 +294,14 @@ def coarse_quad(
     found: list[tuple[float, np.ndarray, float]] = []
     placed: list[Placed] = []
     for a_vec, b_vec, frame in lattice_hypotheses(gx, gy, lo, hi, cfg):
-        pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
         if frame is None:
             frame = lattice_frame(gx, gy, a_vec, b_vec, half.shape[:2])
-        affine, gu, gv = frame
-        centre = periodic_centre(gu, gv, pitch)
-        if centre is None:
+        at = _in_work_pixels(a_vec, b_vec, frame)
+        if at is None:
             continue
-        # Back to work pixels: canonical units doubled, and half-image -> work coordinates.
-        inv = cv2.invertAffineTransform(2.0 * affine)
-        inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
-        placed.append((inv, 2.0 * centre, 2.0 * pitch))
-        score, quad = _place(lab, blurs, inv, 2.0 * centre, 2.0 * pitch, cfg.clear_separation)
-        found.append((score, quad, 2.0 * pitch))
+        placed.append(at)
+        score, quad = _place(lab, blurs, *at, cfg.clear_separation)
+        found.append((score, quad, at[2]))
         if score > cfg.clear_separation:
             break  # a clear board: the other lattice hypotheses are harmonics or clutter
     if not found:
@@ -336,18 +331,28 @@ def coarse_quad(
     for k, (a_vec, b_vec, frame) in enumerate(notched_hypotheses(gx, gy, lo, hi, cfg)):
         if k >= cfg.notched_hypotheses:
             break
-        pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
-        affine, gu, gv = frame
-        centre = periodic_centre(gu, gv, pitch)
-        if centre is None:
+        at = _in_work_pixels(a_vec, b_vec, frame)
+        if at is None:
             continue
-        inv = cv2.invertAffineTransform(2.0 * affine)
-        inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
-        score, quad = _place(lab, blurs, inv, 2.0 * centre, 2.0 * pitch, cfg.clear_separation)
-        found.append((score, quad, 2.0 * pitch))
+        score, quad = _place(lab, blurs, *at, cfg.clear_separation)
+        found.append((score, quad, at[2]))
         if score > cfg.clear_separation:
             break
     return _best_polished(lab, blurs, found, polished, cfg)
+
+
+def _in_work_pixels(a_vec: np.ndarray, b_vec: np.ndarray, frame: Frame) -> Placed | None:
+    """A half-image lattice hypothesis as (canonical -> work affine, centre, pitch) in work pixels, or None
+    when its pattern has no periodic centre."""
+    pitch = 0.5 * (float(np.linalg.norm(a_vec)) + float(np.linalg.norm(b_vec)))
+    affine, gu, gv = frame
+    centre = periodic_centre(gu, gv, pitch)
+    if centre is None:
+        return None
+    # Back to work pixels: canonical units doubled, and half-image -> work coordinates.
+    inv = cv2.invertAffineTransform(2.0 * affine)
+    inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
+    return inv, 2.0 * centre, 2.0 * pitch
 
 
 def quad_frame(quad: np.ndarray) -> Placed:
