@@ -259,3 +259,41 @@ def test_dotted_table_without_board_passes_no_second_opinion() -> None:
     with pytest.raises(BoardNotFoundError):
         find_board(blank)
     assert LocateConfig().second_opinion_separation > LocateConfig().min_separation
+
+
+def test_rectify_lens_matches_the_refinement_model() -> None:
+    """The reader's Lens is the refinement's model: the same distortion both ways, and a view through it
+    maps its points back and forth consistently."""
+    from vision.locate_refine import _Geometry
+    from vision.rectify import Lens
+
+    lens = Lens.for_image(0.15, (1232, 1640, 3))
+    geo = _Geometry(np.eye(3), 0.15, np.array(lens.centre), lens.scale)
+    pts = np.random.default_rng(7).uniform([0, 0], [1640, 1232], (40, 2))
+    np.testing.assert_allclose(lens.distort(pts), geo.distort(pts), atol=1e-9)
+    np.testing.assert_allclose(lens.undistort(pts), geo.undistort(pts), atol=1e-9)
+    image, label = scene(34, "bright")
+    rect = rectify(image, label["corners"], tile_px=24, margin=0.5, lens=lens)
+    view_pts = np.array([[10.0, 12.0], [100.0, 50.0], [170.0, 180.0]])
+    np.testing.assert_allclose(rect.to_rect(rect.to_image(view_pts)), view_pts, atol=1e-3)
+    # The corners stay where the label puts them (the lens bends only what lies between).
+    m, t = rect.margin_px, rect.tile_px
+    ends = np.array([[m - 0.5, m - 0.5], [m + 7 * t - 0.5, m + 7 * t - 0.5]])
+    np.testing.assert_allclose(rect.to_image(ends), np.array(label["corners"])[[0, 2]], atol=1e-3)
+    # No lens (or k = 0) is the plain homography.
+    plain = rectify(image, label["corners"], tile_px=24, margin=0.5)
+    flat = rectify(image, label["corners"], tile_px=24, margin=0.5, lens=Lens.for_image(0.0, image.shape))
+    assert np.array_equal(flat.image, plain.image)
+
+
+def test_legal_share_tells_tiles_from_a_uniform_pattern() -> None:
+    """Movable tiles read as straights, corners and Ts on a board; a pattern whose cells all read alike
+    (all open, all closed) is no board, whatever its fixed-tile separation."""
+    from vision.locate_refine import legal_share, refine_corners
+
+    assert legal_share(np.full((7, 7, 4), 0.9)) == 0.0
+    assert legal_share(np.full((7, 7, 4), 0.1)) == 0.0
+    image, label = scene(34, "bright")
+    refined = refine_corners(image, np.array(label["corners"]), LocateConfig())
+    assert refined.legal >= 0.9
+    assert refined.separation >= LocateConfig().min_separation

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision import reader as reader_mod
-from vision.locate import BoardNotFoundError
+from vision.locate import BoardNotFoundError, Located
 from vision.markers import detect_markers, find_board_by_markers, tile_area_from_markers
 from vision.reader import BoardReader, ReaderConfig
 from vision.render import random_scene
@@ -84,13 +84,13 @@ def test_markers_without_a_board_are_refused() -> None:
         find_board_by_markers(sheet)
 
 
-def _no_markerless_board(*_args: object) -> np.ndarray:
+def _no_markerless_board(*_args: object) -> Located:
     raise BoardNotFoundError("no periodic tile grid found")
 
 
 def test_reader_falls_back_to_markers_when_the_markerless_search_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     image, label = scene(104)
-    monkeypatch.setattr(reader_mod, "find_board", _no_markerless_board)
+    monkeypatch.setattr(reader_mod, "locate_board", _no_markerless_board)
     observation = BoardReader().read(image)
     assert not observation.occluded, observation.reason
     assert corner_error(observation.corners, label) < 0.005 * SIZE[0]
@@ -105,8 +105,8 @@ def test_reader_falls_back_to_markers_when_the_markerless_search_fails(monkeypat
 def test_markers_first_skips_the_markerless_search(monkeypatch: pytest.MonkeyPatch, reader: BoardReader) -> None:
     image, label = scene(105)
     calls: list[int] = []
-    real = reader_mod.find_board
-    monkeypatch.setattr(reader_mod, "find_board", lambda *a: calls.append(1) or real(*a))
+    real = reader_mod.locate_board
+    monkeypatch.setattr(reader_mod, "locate_board", lambda *a: calls.append(1) or real(*a))
     observation = reader.read(image)
     assert not observation.occluded, observation.reason
     assert corner_error(observation.corners, label) < 0.005 * SIZE[0]

@@ -34,7 +34,12 @@ Labyrinth board has:
    arm is the tile's centre line. About 120 arm centres are measured and a
    homography plus one radial lens-distortion term is fitted to them
    (robustly, iterated): corners to ~1-2 px on day photos, a wide lens
-   included.
+   included. A refined grid is a board when its fixed tiles separate
+   (``min_separation``) and the model learned on them reads the other 33
+   tiles as real tiles (``min_legal``: straights, corners and Ts; a patterned
+   table's chance grid reads all alike). :func:`locate_board` also returns the
+   fitted lens, through which :func:`vision.rectify.rectify` straightens the
+   tile lines.
 
 Step 1 is :mod:`vision.locate_lattice`, steps 2–3 :mod:`vision.locate_grid`
 (both on a block-averaged copy, ``work_px`` on the long side, for speed) and
@@ -54,8 +59,17 @@ import numpy as np
 
 from vision.locate_grid import Placed, coarse_answers, quad_frame, swept_quad
 from vision.locate_refine import Refined, refine_corners
+from vision.rectify import Lens
 
-__all__ = ["BoardNotFoundError", "LocateConfig", "block_average", "find_board", "order_corners"]
+__all__ = [
+    "BoardNotFoundError",
+    "LocateConfig",
+    "Located",
+    "block_average",
+    "find_board",
+    "locate_board",
+    "order_corners",
+]
 
 
 class BoardNotFoundError(Exception):
@@ -117,6 +131,12 @@ class LocateConfig:
       (2 or 3 open sides; :func:`vision.locate_refine.legal_share`). Boards
       measure 0.82-1.0 (held-out glare the lowest), the chance grids that
       passed the separation bar on patterned tables 0.0-0.12.
+    * ``min_bend``: :func:`locate_board` returns the fitted lens only when it moves
+      some grid crossing at least this far (tiles) from the corners' homography.
+      A weakly bent fit is mostly the arms' noise: rectifying through every fitted
+      lens cost tiles and pawns on the third renderer (k ~0.01-0.09, th_a: boards
+      73 -> 60 %) while through the strong ones only (held-out k ~0.15-0.2) it
+      gains and costs nothing elsewhere.
     * ``min_separation``: below this separation of the fixed tiles' known open
       and closed edges (in spreads) there is no board to speak of: the search
       maximises it over many candidate grids, so chance alone reaches ~2 on a
@@ -141,6 +161,7 @@ class LocateConfig:
     fallbacks: bool = True
     second_opinion_separation: float = 3.0
     min_legal: float = 0.5
+    min_bend: float = 0.05
     fit_distortion: bool = True
 
 
@@ -210,6 +231,25 @@ def find_board(image: np.ndarray, config: LocateConfig | None = None) -> np.ndar
 
     Raises :class:`BoardNotFoundError` when there is no recognisable board.
     """
+    return locate_board(image, config).corners
+
+
+@dataclass(frozen=True)
+class Located:
+    """A found board: ``corners`` as :func:`find_board` gives them and the ``lens`` fitted with them
+    (:class:`vision.rectify.Lens` of this image; None when no distortion was fitted)."""
+
+    corners: np.ndarray
+    lens: Lens | None
+
+
+def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Located:
+    """The board's corners and the lens they were fitted with (see :func:`find_board`).
+
+    The corners are where the tile area's corners are in the photo; under a
+    wide lens the tile lines between them bend, and rectifying through the
+    ``lens`` straightens them (:func:`vision.rectify.rectify`).
+    """
     cfg = config or DEFAULT_CONFIG
     bgr = _to_bgr(image)
     h, w = bgr.shape[:2]
@@ -254,10 +294,26 @@ def find_board(image: np.ndarray, config: LocateConfig | None = None) -> np.ndar
             proven = attempt(None if second is None else second[1], cfg.second_opinion_separation)
     if best is None:
         raise BoardNotFoundError("no periodic tile grid found")
-    corners, separation, legal = best
+    corners, separation, legal, k = best
     if not proven:
         if separation >= cfg.min_separation:
             reason = f"the other tiles are no tiles (legal share {legal:.2f}, separation {separation:.2f})"
             raise BoardNotFoundError(f"no board: {reason}")
         raise BoardNotFoundError(f"no board: fixed tiles do not match (separation {separation:.2f})")
-    return order_corners(corners).astype(np.float32)
+    corners = order_corners(corners)
+    lens = Lens.for_image(k, bgr.shape) if k != 0.0 else None
+    if lens is not None and _bend(corners, lens) < cfg.min_bend:
+        lens = None
+    return Located(corners.astype(np.float32), lens)
+
+
+def _bend(corners: np.ndarray, lens: Lens) -> float:
+    """How far (tiles) the lens moves the 64 grid crossings from where the corners' homography puts them."""
+    from vision.rectify import quad_homography
+
+    board = np.stack(np.meshgrid(np.arange(8.0), np.arange(8.0)), axis=-1).reshape(1, -1, 2)
+    target = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
+    flat = cv2.perspectiveTransform(board, quad_homography(target, corners))[0]
+    ideal = cv2.perspectiveTransform(board, quad_homography(target, lens.undistort(corners)))[0]
+    pitch = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))) / 7.0
+    return float(np.linalg.norm(lens.distort(ideal) - flat, axis=1).max()) / pitch

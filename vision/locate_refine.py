@@ -131,11 +131,13 @@ def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int, factor: int = 1) 
 
 
 class Refined(NamedTuple):
-    """A refined grid: its corners, the fixed tiles' separation there, and the movable tiles' legal share."""
+    """A refined grid: its corners, the fixed tiles' separation there, the movable tiles' legal share, and
+    the lens term ``k`` fitted with it (see :class:`vision.rectify.Lens`)."""
 
     corners: np.ndarray
     separation: float
     legal: float
+    k: float = 0.0
 
 
 def legal_share(prob: np.ndarray) -> float:
@@ -176,21 +178,22 @@ def refine_corners(
         )
     else:
         source = image
-    best_sep, best_corners, best_legal = -1.0, geo.corners(), 0.0
-    last_sep, last_corners, last_legal = -1.0, best_corners, 0.0
+    best_sep, best_corners, best_legal, best_k = -1.0, geo.corners(), 0.0, geo.k
+    last_sep, last_corners, last_legal, last_k = -1.0, best_corners, 0.0, geo.k
     previous = best_corners
     for it in range(cfg.refine_iterations + 1):
+        view_k = geo.k  # the lens of this pass' view (previous = its corners)
         view = Rectified(_sample(source, geo, t, m, factor), t, m, np.eye(3), previous)
         lab = tile_mod.lab_view(view)
         feats = tile_mod.edge_features(view, lab=lab)
         model = tile_mod.learn(feats)
         prob = model.probabilities(feats)
         # previous is geo.corners(), computed last pass
-        last_sep, last_corners, last_legal = model.separation, previous, legal_share(prob)
+        last_sep, last_corners, last_legal, last_k = model.separation, previous, legal_share(prob), view_k
         # The coarse grid (pass 0) is the reference only until a refined pass exists: its
         # separation was maximised by the search itself, so it overstates (see the end).
         if last_sep > best_sep or it == 1:
-            best_sep, best_corners, best_legal = last_sep, last_corners, last_legal
+            best_sep, best_corners, best_legal, best_k = last_sep, last_corners, last_legal, last_k
         if it == cfg.refine_iterations:
             break
         shapes, _ = tile_mod.decode(prob)
@@ -219,7 +222,7 @@ def refine_corners(
         moved = float(np.abs(new - previous).max())
         previous = new
         if moved < max(0.3, 0.01 * pitch) and it > 0:
-            last_corners = new  # converged: its separation is the one just measured
+            last_corners, last_k = new, geo.k  # converged: its separation is the one just measured
             break
     # Separation is flat near the truth (the arms are the precise part), so the
     # latest fit stands unless the fixed tiles collapsed under it against an
@@ -230,8 +233,8 @@ def refine_corners(
     # to the coarse grid kept the worse grid and accepted the table as a board;
     # on 268 day, night and hand photos it never kept a better one).
     if last_sep >= cfg.refine_keep * best_sep:
-        return Refined(last_corners, last_sep, last_legal)
-    return Refined(best_corners, best_sep, best_legal)
+        return Refined(last_corners, last_sep, last_legal, last_k)
+    return Refined(best_corners, best_sep, best_legal, best_k)
 
 
 def _arm_centres(

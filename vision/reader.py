@@ -34,9 +34,9 @@ from companion.observation import Observation, TileReading
 from vision import occlusion as occ
 from vision import pawns as pawn_mod
 from vision import treasures as treasure_mod
-from vision.locate import BoardNotFoundError, find_board
+from vision.locate import BoardNotFoundError, locate_board
 from vision.markers import find_board_by_markers
-from vision.rectify import Rectified, rectify
+from vision.rectify import Lens, Rectified, rectify
 from vision.tiles import grid_quality, read_tiles, view_bands
 
 
@@ -127,39 +127,52 @@ class BoardReader:
         if problem:
             reading.observation = Observation.unreadable(problem)
             return reading
+        lens = None
         try:
             if corners is not None:
                 found = np.asarray(corners, dtype=np.float32).reshape(4, 2) / scale
             elif self.fixed_corners is not None:
                 found = self.fixed_corners / scale
             else:
-                found = self._locate(image)
+                found, lens = self._locate(image)
             _check_corners(found, image.shape)
         except BoardNotFoundError as exc:
             reading.observation = Observation.unreadable(f"board not found: {exc}")
             return reading
-        self._read_board(reading, image, np.asarray(found, dtype=np.float32), scale, grey)
+        self._read_board(reading, image, np.asarray(found, dtype=np.float32), scale, grey, lens)
         return reading
 
-    def _locate(self, image: np.ndarray) -> np.ndarray:
-        """Tile-area corners: markers first or as the fallback (see ``ReaderConfig.markers_first``)."""
+    def _locate(self, image: np.ndarray) -> tuple[np.ndarray, Lens | None]:
+        """Tile-area corners and the lens fitted with them (markers: none): markers first or as the fallback
+        (see ``ReaderConfig.markers_first``)."""
         if self.markers_first:
             found = find_board_by_markers(image, self.config.locate)
-            return found if found is not None else find_board(image, self.config.locate)
+            if found is not None:
+                return found, None
+            located = locate_board(image, self.config.locate)
+            return located.corners, located.lens
         try:
-            return find_board(image, self.config.locate)
+            located = locate_board(image, self.config.locate)
+            return located.corners, located.lens
         except BoardNotFoundError:
             found = find_board_by_markers(image, self.config.locate)
             if found is None:
                 raise
-            return found
+            return found, None
 
     def _read_board(
-        self, reading: Reading, image: np.ndarray, corners: np.ndarray, scale: float, grey: np.ndarray
+        self,
+        reading: Reading,
+        image: np.ndarray,
+        corners: np.ndarray,
+        scale: float,
+        grey: np.ndarray,
+        lens: Lens | None = None,
     ) -> None:
         cfg = self.config
         frame_corners = [(float(x) * scale, float(y) * scale) for x, y in corners]
-        rect = rectify(image, corners, tile_px=cfg.tile_px, margin=cfg.margin)
+        # Through the lens the locator fitted (if any): the tile lines come out straight.
+        rect = rectify(image, corners, tile_px=cfg.tile_px, margin=cfg.margin, lens=lens)
         reading.rect = rect
         lighting = "night" if occ.is_night(image, cfg.night_level, cfg.night_median, grey) else "day"
 

@@ -6,6 +6,11 @@ own border lies in a ``margin`` of a fraction of a tile around it. One shared
 function builds the homography so locate's refinement, the readers and the
 debug drawings all agree to the half pixel.
 
+With a :class:`Lens` (the radial term the locator's refinement fits) the view
+is resampled through it (``cv2.remap``), so a wide lens' bent tile lines come
+out straight; :meth:`Rectified.to_image` and :meth:`Rectified.to_rect` then map
+through the lens too. Without one it is a plain homography.
+
 Pixel convention (OpenCV's): integer coordinates are pixel centres. The label
 ``corners`` are the continuous outer corners of the tile area, so they map to
 ``margin_px - 0.5`` and ``margin_px + 7 * tile_px - 0.5``: the tile area then
@@ -22,7 +27,7 @@ import numpy as np
 
 from companion.board import SIZE
 
-__all__ = ["Rectified", "quad_homography", "rectified_size", "rectify", "rectify_homography"]
+__all__ = ["Lens", "Rectified", "quad_homography", "rectified_size", "rectify", "rectify_homography"]
 
 
 def rectified_size(tile_px: int, margin_px: int) -> int:
@@ -75,14 +80,54 @@ def quad_homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     return np.append(h, 1.0).reshape(3, 3)
 
 
+@dataclass(frozen=True)
+class Lens:
+    """One radial distortion term: ideal = c + (p - c) (1 + k |p - c|² / s²) for an observed pixel p.
+
+    ``centre`` c is the image centre and ``scale`` s the image width (the focal
+    length folded into ``k``): the model :mod:`vision.locate_refine` fits. The
+    ideal (pinhole) image is where the board's lines are straight.
+    """
+
+    k: float
+    centre: tuple[float, float]
+    scale: float
+
+    @classmethod
+    def for_image(cls, k: float, shape: tuple[int, ...]) -> Lens:
+        """The lens of term ``k`` for an image of ``shape`` (height, width, ...)."""
+        h, w = shape[:2]
+        return cls(float(k), ((w - 1) / 2.0, (h - 1) / 2.0), float(w))
+
+    def undistort(self, observed: np.ndarray) -> np.ndarray:
+        """Observed pixels (..., 2) -> ideal pixels."""
+        c = np.asarray(self.centre)
+        d = np.asarray(observed, dtype=np.float64) - c
+        r2 = (d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1]) / self.scale**2
+        return c + d * (1.0 + self.k * r2)[..., None]
+
+    def distort(self, ideal: np.ndarray) -> np.ndarray:
+        """Ideal pixels (..., 2) -> observed pixels (the fixed point of :meth:`undistort`'s inverse)."""
+        c = np.asarray(self.centre)
+        d = np.asarray(ideal, dtype=np.float64) - c
+        dx, dy = np.ascontiguousarray(d[..., 0]), np.ascontiguousarray(d[..., 1])
+        px, py = dx, dy
+        s2 = self.scale**2
+        for _ in range(4):  # p = d / (1 + k |p|²): converges fast for lens-sized k
+            den = 1.0 + self.k * ((px * px + py * py) / s2)
+            px, py = dx / den, dy / den
+        return c + np.stack([px, py], axis=-1)
+
+
 @dataclass(frozen=True, eq=False)
 class Rectified:
     """A top-down view of the board: 7x7 tiles of ``tile_px`` and ``margin_px`` of border all round.
 
-    ``homography`` maps image pixels to rectified pixels; ``corners`` are the
-    image corners it was built from (TL, TR, BR, BL); ``image_shape`` the
-    photo's (height, width), which tells where the camera looks straight down
-    (objects standing on the board lean away from there).
+    ``homography`` maps image pixels to rectified pixels (ideal pixels when
+    there is a ``lens``); ``corners`` are the image corners it was built from
+    (TL, TR, BR, BL); ``image_shape`` the photo's (height, width), which tells
+    where the camera looks straight down (objects standing on the board lean
+    away from there).
     """
 
     image: np.ndarray
@@ -91,6 +136,7 @@ class Rectified:
     homography: np.ndarray
     corners: np.ndarray
     image_shape: tuple[int, int] | None = None  # (height, width) of the photo, when known
+    lens: Lens | None = None
 
     @property
     def size(self) -> int:
@@ -119,10 +165,13 @@ class Rectified:
 
     def to_image(self, points: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
         """Rectified pixel coordinates -> image pixel coordinates (N x 2 float64)."""
-        return _apply(np.linalg.inv(self.homography), points)
+        ideal = _apply(np.linalg.inv(self.homography), points)
+        return ideal if self.lens is None or len(ideal) == 0 else self.lens.distort(ideal)
 
     def to_rect(self, points: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
         """Image pixel coordinates -> rectified pixel coordinates (N x 2 float64)."""
+        if self.lens is not None:
+            points = self.lens.undistort(np.asarray(points, dtype=np.float64).reshape(-1, 2))
         return _apply(self.homography, points)
 
     def square_center_image(self, r: int, c: int) -> np.ndarray:
@@ -138,31 +187,59 @@ def _apply(homography: np.ndarray, points: Sequence[Sequence[float]] | np.ndarra
     return cv2.perspectiveTransform(pts[None], homography)[0]
 
 
+#: The lens map is smooth: computed on a lattice this many view pixels apart and interpolated.
+_MAP_STEP = 4
+
+
 def rectify(
     image: np.ndarray,
     corners: Sequence[Sequence[float]] | np.ndarray,
     tile_px: int = 48,
     margin: float = 0.25,
     interpolation: int = cv2.INTER_LINEAR,
+    lens: Lens | None = None,
 ) -> Rectified:
     """Warp ``image`` so the 7x7 tile area bounded by ``corners`` (TL, TR, BR, BL) fills a square grid.
 
     Pixels outside the photo come out black (``BORDER_CONSTANT``), so a board
     partly out of frame still rectifies; the tile readers see those tiles as
-    low-contrast and lower their confidence.
+    low-contrast and lower their confidence. With a ``lens`` (of this image)
+    the corners are observed pixels, the homography joins their ideal
+    positions, and the view is sampled through the lens.
     """
     if image is None or image.ndim not in (2, 3) or image.size == 0:
         raise ValueError("rectify needs a non-empty 2-D (grey) or 3-D (colour) image")
-    homography, margin_px = rectify_homography(corners, tile_px, margin)
+    quad = _as_corners(corners)
+    if lens is not None and lens.k == 0.0:
+        lens = None
+    homography, margin_px = rectify_homography(quad if lens is None else lens.undistort(quad), tile_px, margin)
     side = rectified_size(tile_px, margin_px)
-    warped = cv2.warpPerspective(
-        image, homography, (side, side), flags=interpolation, borderMode=cv2.BORDER_CONSTANT, borderValue=0
-    )
+    if lens is None:
+        warped = cv2.warpPerspective(
+            image, homography, (side, side), flags=interpolation, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+        )
+    else:
+        step = _MAP_STEP
+        n = -(-side // step) + 2
+        # cv2.resize by an integer factor puts lattice point j at output pixel (j + 0.5) * step - 0.5;
+        # one padding cell on each side keeps the border pixels interpolated, not clamped.
+        idx = (np.arange(n, dtype=np.float64) - 0.5) * step - 0.5
+        gx, gy = np.meshgrid(idx, idx)
+        view = np.stack([gx, gy], axis=-1).reshape(1, -1, 2)
+        ideal = cv2.perspectiveTransform(view, np.linalg.inv(homography))[0]
+        lattice = lens.distort(ideal).reshape(n, n, 2).astype(np.float32)
+        full = cv2.resize(lattice, (n * step, n * step), interpolation=cv2.INTER_LINEAR)
+        full = np.ascontiguousarray(full[step : step + side, step : step + side])
+        # Fixed-point maps (1/32 pixel, as warpPerspective's own tables): the remap is then
+        # cheaper than the plain warp (bench photo ~2.3 + 0.5 ms for the map vs ~3.0 ms).
+        fixed, frac = cv2.convertMaps(full, None, cv2.CV_16SC2)
+        warped = cv2.remap(image, fixed, frac, interpolation, borderMode=cv2.BORDER_CONSTANT)
     return Rectified(
         image=warped,
         tile_px=tile_px,
         margin_px=margin_px,
         homography=homography,
-        corners=_as_corners(corners).copy(),
+        corners=quad.copy(),
         image_shape=(int(image.shape[0]), int(image.shape[1])),
+        lens=lens,
     )
