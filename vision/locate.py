@@ -122,7 +122,8 @@ class LocateConfig:
     * ``sweep_hypotheses``/``sweep_pitches``: the pitch sweep keeps the axes and
       centres of the refuted grid and of this many lattices (those whose grids the
       fixed tiles liked best) and places grids of this many pitches from 0.5x to
-      1.6x their own (~6000 cheap grid scores per lattice, ~65 ms).
+      1.6x their own (~4000 cheap grid scores per lattice); only the ``sweep_fine``
+      best placements get the sub-tile step (it was 40 % of the sweep's grids).
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass (then the arms misled it).
@@ -158,6 +159,7 @@ class LocateConfig:
     refine_keep: float = 0.6
     sweep_hypotheses: int = 2
     sweep_pitches: int = 30
+    sweep_fine: int = 12
     fallbacks: bool = True
     second_opinion_separation: float = 3.0
     min_legal: float = 0.5

@@ -190,6 +190,12 @@ def _shifted(quads: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 def _search_grid(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch: float) -> tuple[float, np.ndarray]:
     """Place the 7x7 grid near the periodic centre: phase, window, then sub-tile position and pitches."""
+    _, origin = _search_window(blur, inv, centre, pitch)
+    return _search_fine(blur, inv, origin, pitch)
+
+
+def _search_window(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch: float) -> tuple[float, np.ndarray]:
+    """Steps (a) and (b) of :func:`_search_grid`: the best square grid's d' and top-left origin (canonical)."""
     # (a) phase and window parity, on a lattice finer than the separation's ~0.15-tile basin
     steps = np.arange(-1.0, 0.99, 0.2)
     origins = centre - 3.5 * pitch + _offsets(steps) * pitch
@@ -201,8 +207,12 @@ def _search_grid(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch: f
     origins = origin + k * pitch
     ones = np.full(len(origins), pitch)
     sc = _separation(blur, _grid_quads(inv, origins, ones, ones))
-    origin = origins[int(np.argmax(sc))]
-    # (c) sub-tile position and the two pitches (perspective makes them differ)
+    i = int(np.argmax(sc))
+    return float(sc[i]), origins[i]
+
+
+def _search_fine(blur: np.ndarray, inv: np.ndarray, origin: np.ndarray, pitch: float) -> tuple[float, np.ndarray]:
+    """Step (c) of :func:`_search_grid`: sub-tile position and the two pitches (perspective makes them differ)."""
     fine = np.array([-0.1, 0.0, 0.1])
     fac = np.array([0.97, 1.0, 1.03])
     ax, ay, sx, sy = (a.ravel() for a in np.meshgrid(fine, fine, fac, fac))
@@ -467,12 +477,19 @@ def swept_quad(work: np.ndarray, frames: list[Placed], cfg: LocateConfig) -> tup
         return None
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab).astype(np.float32)
     blurs: dict[int, np.ndarray] = {}
-    found = []
+    placed = []
     for inv, centre, pitch in frames:
         for ratio in np.geomspace(0.5, 1.6, cfg.sweep_pitches):
             swept = pitch * float(ratio)
-            score, quad = _search_grid(_blurred(lab, swept, blurs), inv, centre, swept)
-            found.append((score, quad, swept))
+            score, origin = _search_window(_blurred(lab, swept, blurs), inv, centre, swept)
+            placed.append((score, inv, origin, swept))
+    # The sub-tile step only for the likeliest placements: it moves a grid by a tenth of a
+    # tile, which reorders placements within a few tenths of d', not from the bottom up.
+    placed.sort(key=lambda item: -item[0])
+    found = []
+    for _, inv, origin, swept in placed[: cfg.sweep_fine]:
+        score, quad = _search_fine(_blurred(lab, swept, blurs), inv, origin, swept)
+        found.append((score, quad, swept))
     return _best_polished(lab, blurs, found, {}, cfg)
 
 
