@@ -297,3 +297,21 @@ def test_legal_share_tells_tiles_from_a_uniform_pattern() -> None:
     refined = refine_corners(image, np.array(label["corners"]), LocateConfig())
     assert refined.legal >= 0.9
     assert refined.separation >= LocateConfig().min_separation
+
+
+def test_table_grid_whose_other_tiles_are_no_tiles_is_no_board() -> None:
+    """A dotted tablecloth (held-out seed 1020002) with the board cut away: the pitch sweep places a grid
+    whose fixed tiles separate by 3.5, above the second opinions' bar; but the model learned on them
+    reads none of the other 33 cells as a straight, corner or T, so it is no board. Without that
+    check (min_legal 0) it is taken for one, so this test can fail."""
+    from tests.support.holdout_render import random_holdout_scene
+
+    image, label = random_holdout_scene(1020002)
+    corners = np.array(label["corners"])
+    margin = 0.25 * float(np.ptp(corners[:, 0]))
+    x0, y0 = np.floor(corners.min(axis=0) - margin).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + margin).astype(int)
+    blank = image.copy()
+    blank[max(y0, 0) : y1, max(x0, 0) : x1] = np.median(image[:40, :40].reshape(-1, 3), axis=0)
+    with pytest.raises(BoardNotFoundError, match="no tiles"):
+        find_board(blank)
