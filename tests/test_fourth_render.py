@@ -17,6 +17,10 @@ import pytest
 
 from companion.board import FIXED_TILES, SIZE, Tile
 from tests.support import fourth_render
+from tests.support.fourth_render_camera import random_camera
+from tests.support.fourth_render_figures import Layer
+from tests.support.fourth_render_light import build_lighting
+from tests.support.fourth_render_style import random_style
 from vision.dataset import load_folder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,3 +170,22 @@ def test_committed_photos_are_what_their_commands_make(folder: str, seed: int, a
     assert np.abs(stored - fresh).mean() < 3.0  # same picture, allowing a --max-kb re-encode
     assert all(p.stat().st_size <= 150_000 for p in root.glob("*.jpg"))
     assert len(list(root.glob("*.jpg"))) == len(list(root.glob("*.json"))) >= 6
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33, 34])
+def test_occluders_hide_tiles_and_clutter_stays_off_the_board(seed: int) -> None:
+    """An occluded photo hides at least a tile's worth of tiles; clutter of an unoccluded one touches none."""
+    rng = np.random.default_rng(seed)
+    cam = random_camera(rng, (640, 480), 0.8)
+    light = build_lighting(rng, False, *np.meshgrid(np.linspace(-5, 12, 40), np.linspace(-5, 12, 40)), 10.0)
+    tiles = fourth_render._board_mask(cam, 0.0)
+    hidden = Layer(cam.size)
+    fourth_render._occlude(rng, hidden, cam, light)
+    assert hidden.alpha[tiles].sum() >= cam.pixels_per_tile() ** 2
+    clutter = Layer(cam.size)
+    style = random_style(rng)
+    for _ in range(5):
+        fourth_render._clutter(rng, clutter, cam, light, style, fourth_render._board_mask(cam, style.margin, 0.15))
+    board = fourth_render._board_mask(cam, style.margin)
+    assert clutter.alpha.max() > 0.5  # something was put on the table
+    assert clutter.alpha[board].max(initial=0.0) <= 0.01

@@ -175,12 +175,27 @@ def _clutter(
 
 
 def _occlude(rng: np.random.Generator, layer: Layer, cam: Camera, lighting: Lighting) -> None:
-    """A hand (or two), a cup or a card over the tile area."""
+    """A hand (or two), a cup or a card that hides at least a tile's worth of the tile area.
+
+    Things held high are seen displaced outward by perspective, so a try that
+    hides too little of the tiles is drawn again, aimed nearer the centre.
+    """
+    tiles = _board_mask(cam, 0.0)
+    need = cam.pixels_per_tile() ** 2
+    for attempt in range(6):
+        trial = Layer(cam.size)
+        _occluder(rng, trial, cam, lighting, 0.8 + 0.4 * attempt)
+        if float(trial.alpha[tiles].sum()) >= need:
+            break
+    layer.merge(trial)
+
+
+def _occluder(rng: np.random.Generator, layer: Layer, cam: Camera, lighting: Lighting, inset: float) -> None:
     kind = str(rng.choice(["hand", "hands", "cup", "card"], p=[0.6, 0.15, 0.13, 0.12]))
-    target = rng.uniform(0.8, 6.2, 2)
+    target = rng.uniform(inset, 7 - inset, 2)
     if kind in ("hand", "hands"):
         for i in range(1 if kind == "hand" else 2):
-            t = target if i == 0 else rng.uniform(0.8, 6.2, 2)
+            t = target if i == 0 else rng.uniform(inset, 7 - inset, 2)
             angle = rng.uniform(0, 2 * np.pi)
             draw_hand(
                 layer,

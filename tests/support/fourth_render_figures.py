@@ -276,42 +276,40 @@ def draw_meeple(
     heights = np.linspace(0, height, 6)
     _cast_shadow(layer, cam, x, y, heights, np.full(6, radius * 0.8), light, shadow)
     col = np.array(rgb, np.float32)
-    face_lit = max(0.0, float(facing @ light.direction))
-    back_lit = max(0.0, float(-facing @ light.direction))
-    # draw from the far face to the near face
-    steps = np.linspace(-thick / 2, thick / 2, 14)
-    if cam.depth(np.array([x, y, 0]) + facing * thick) < cam.depth(np.array([x, y, 0]) - facing * thick):
-        steps = steps[::-1]
-        face_lit, back_lit = back_lit, face_lit
-    polys = [
-        cam.project(
-            np.array([x, y, 0.0])
-            + np.outer(_MEEPLE[:, 0] * radius, across)
-            + np.outer(_MEEPLE[:, 1] * height, [0, 0, 1.0])
-            - facing * s
+    outline = (
+        np.array([x, y, 0.0]) + np.outer(_MEEPLE[:, 0] * radius, across) + np.outer(_MEEPLE[:, 1] * height, [0, 0, 1.0])
+    )
+    caps = [outline + facing * thick / 2, outline - facing * thick / 2]  # the two flat faces
+    caps.sort(key=lambda cap: -float(cam.depth(cap).mean()))  # far face first
+    near_normal = facing if float(cam.depth(caps[1]).mean()) < float(cam.depth(outline).mean()) else -facing
+    faces: list[tuple[np.ndarray, float]] = [(caps[0], 0.0)]
+    n = len(outline)
+    for j in range(n):  # the side walls between the faces, each lit by its own normal
+        a, b = outline[j], outline[(j + 1) % n]
+        quad = np.array(
+            [a + facing * thick / 2, b + facing * thick / 2, b - facing * thick / 2, a - facing * thick / 2]
         )
-        for s in steps
-    ]
+        normal = np.cross(b - a, facing)
+        normal = normal / (np.linalg.norm(normal) + 1e-9)
+        if float(normal @ (outline.mean(0) - (a + b) / 2)) > 0:
+            normal = -normal  # point outward
+        faces.append((quad, max(0.0, float(normal @ light.direction))))
+    side_faces = sorted(faces[1:], key=lambda f: -float(cam.depth(f[0]).mean()))
+    faces = [faces[0], *side_faces, (caps[1], max(0.0, float(near_normal @ light.direction)))]
+    polys = [cam.project(face) for face, _ in faces]
     box = _patch_box(np.concatenate(polys), layer.size)
     if box is None:
         return
     x0, y0, x1, y1 = box
     rgb_patch = np.zeros(((y1 - y0) * SS, (x1 - x0) * SS, 3), np.float32)
     alpha = np.zeros(rgb_patch.shape[:2], np.float32)
-    side = col * (light.ambient + light.diffuse * 0.35 * light.direction[2])
-    for i, poly in enumerate(polys):
+    for poly, (_, lit) in zip(polys, faces, strict=True):
         pts = np.round((poly - [x0, y0]) * SS * 4).astype(np.int32)
-        colour = (
-            side
-            if i < len(polys) - 1
-            else col * (light.ambient + light.diffuse * (0.5 * face_lit + 0.5 * light.direction[2]))
-        )
+        colour = col * (light.ambient + light.diffuse * lit)
         cv2.fillPoly(rgb_patch, [pts], tuple(float(v) for v in colour), cv2.LINE_8, shift=2)
         cv2.fillPoly(alpha, [pts], 1.0, cv2.LINE_8, shift=2)
-        if i == len(polys) - 1:
-            cv2.polylines(
-                rgb_patch, [pts], True, tuple(float(v) * 0.6 for v in colour), max(1, SS), cv2.LINE_8, shift=2
-            )
+    edge = np.round((polys[-1] - [x0, y0]) * SS * 4).astype(np.int32)
+    cv2.polylines(rgb_patch, [edge], True, tuple(float(v) * 0.35 for v in col), max(1, SS), cv2.LINE_8, shift=2)
     small = (x1 - x0, y1 - y0)
     layer.composite(
         x0,
