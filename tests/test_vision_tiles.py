@@ -117,6 +117,20 @@ def test_the_shape_follows_the_less_closed_side_past_the_published_floor() -> No
     assert shapes[1, 1] == Tile.parse("NE")
 
 
+def test_sides_past_the_old_floor_but_within_the_band_limit_keep_their_order() -> None:
+    # West closed at -7 (a doubtful band), south at -10 (the band limit): both once tied
+    # at the decode floor (log-odds 6.9) and the inventory prior chose the straight N+S.
+    from vision.tile_decode import shape_prior
+    from vision.tiles import DEFAULT_CONFIG, _side_probabilities
+
+    logit = np.full((SIZE, SIZE, 4), -10.0)
+    logit[..., 0], logit[..., 3] = 10.0, -7.0
+    none = np.zeros((SIZE, SIZE), dtype=bool)
+    fine = _side_probabilities(logit, none, DEFAULT_CONFIG.decode_floor, DEFAULT_CONFIG)
+    shapes, _ = decode(fine, shape_prior(DEFAULT_CONFIG.fixed_prior))
+    assert shapes[1, 1] == Tile.parse("NW")
+
+
 # --------------------------------------------------------------------------- rendered photos
 
 DAY = [(11, "classic"), (12, "dark"), (13, "hedge"), (14, "bright"), (15, "wizard"), (16, "glow")]
