@@ -392,3 +392,18 @@ def test_a_pawns_cast_shadow_does_not_close_an_open_side() -> None:
     assert len(shadowed) >= 3  # the frame does show the problem
     fixed = {(r, c) for r, c, *_ in wrong(read_tiles(view, pawns_on=squares), label)} & set(squares)
     assert len(fixed) <= 1
+
+
+def test_band_votes_far_past_the_cap_keep_their_order() -> None:
+    # Two closed-looking sides far past the band cap: both votes stay within the cap, but
+    # the farther one stays the more closed (a hard clip made them equal).
+    from vision.tile_features import FIXED_EDGES, FIXED_OPEN
+    from vision.tile_model import read_band
+
+    rng = np.random.default_rng(3)
+    feats = rng.normal(0.0, 1.0, (SIZE, SIZE, 4, 2))
+    feats[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0] += np.where(FIXED_OPEN, 10.0, 0.0)
+    feats[1, 1, 2, 0], feats[1, 1, 3, 0] = -30.0, -60.0
+    band = read_band(feats, np.zeros((SIZE, SIZE), dtype=bool), TilesConfig())
+    limit = TilesConfig().band_logit_limit
+    assert -limit <= band.logit[1, 1, 3] < band.logit[1, 1, 2] < -0.9 * limit

@@ -90,7 +90,8 @@ class TilesConfig:
       and art far from the fixed tiles. 0 or above 1 turns the second pass off.
     * ``band_logit_limit``: no single band's vote on a side counts for more than these
       log-odds; the learned Gaussians' tails are far thinner than a real frame's (a seam,
-      a pawn's shadow), and an atypical band must not outshout a typical one.
+      a pawn's shadow), and an atypical band must not outshout a typical one. The cap
+      saturates (``limit * tanh(logit / limit)``) so votes far past it keep their order.
     * ``foreign_sigma``: a pixel whose shade-free chroma lies more than this many robust
       spreads from both the fixed tiles' wall and corridor colours is not board (a
       treasure picture reaching into a side, a pawn's remains, an LED's colour) and is

@@ -158,7 +158,9 @@ def read_band(
     mid = 0.5 * (model.mean_open + model.mean_closed)
     logit = (model.mean_open - model.mean_closed) / model.spread**2 * (features @ model.weights - mid)
     limit = cfg.band_logit_limit
-    return Band(model, np.clip(logit, -limit, limit), typical_weight(dist, dim, cfg))
+    # Saturating rather than clipped: the cap still bounds a band's vote, but two sides far
+    # past it keep their order for the decoder (four closed-looking sides: the less closed opens).
+    return Band(model, limit * np.tanh(logit / limit), typical_weight(dist, dim, cfg))
 
 
 def held_out(known: np.ndarray, cfg: TilesConfig) -> tuple[np.ndarray, np.ndarray]:
