@@ -175,7 +175,8 @@ def test_decide_rules() -> None:
     assert decide(Signals(0, 2, 0.99, crowd, low_cluster=crowd, lattice_from_edge=2), "day", cfg)
     assert decide(Signals(0, 3, 0.99, crowd, low_cluster=crowd), "day", cfg) is None  # glare in the middle
     assert decide(Signals(0, 0, 0.99, crowd, low_cluster=1), "day", cfg) is None  # scattered: the artwork
-    assert decide(Signals(9, 9, 0.9, 3), "night", cfg) is None  # the frame band is not used in the dark
+    assert decide(Signals(0, 9, 0.9, 3, band_alone=9), "night", cfg) is None  # a lone band run: not in the dark
+    assert decide(Signals(cfg.min_band_run, 0, 0.95, 1), "night", cfg)  # an arm over the edge, tile unclear
     assert decide(Signals(0, 0, cfg.night_min_quality - 0.01, 0), "night", cfg)
     assert decide(Signals(0, 0, 0.95, crowd, low_cluster=crowd), "night", cfg)  # a hand in the dark
     assert decide(Signals(0, 0, 0.95, crowd, low_cluster=1), "night", cfg) is None

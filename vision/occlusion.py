@@ -115,27 +115,30 @@ def _largest_group(squares: set[Square]) -> int:
 
 
 def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None = None) -> str | None:
-    """The reason the frame cannot be read now, or None (thresholds in :class:`OcclusionConfig`)."""
+    """The reason the frame cannot be read now, or None (thresholds in :class:`OcclusionConfig`).
+
+    Day and night share the fixed tiles, the grid quality and an arm crossing the
+    frame beside a disturbed edge tile. By day a group of unclear tiles needs
+    something at the edge too, and a long frame-band run or foreign tile corners
+    reaching in from the edge decide alone; at night unclear tiles count on their
+    own, and the lone band run and the lattice stay out (clean nights make band
+    runs of 4 and lattice clusters of 5 from the edge).
+    """
     cfg = config or OcclusionConfig()
+    night = lighting == "night"
     if len(sig.fixed_wrong) > cfg.max_fixed_mismatch:
         where = ", ".join(f"{r},{c}" for r, c in sig.fixed_wrong[:4])
         return f"fixed tiles do not match their known openings at {where}"
-    if lighting == "night":
-        if sig.quality < cfg.night_min_quality:
-            return f"board unclear (fixed tiles match {sig.quality:.2f})"
-        if sig.low_tiles > cfg.night_max_low_tiles:
-            return f"{sig.low_tiles} tiles unclear"
-        if sig.low_cluster > cfg.max_low_tiles:
-            return f"{sig.low_cluster} tiles together unclear (something over the board?)"
-        return None
-    if sig.quality < cfg.min_quality:
+    if sig.quality < (cfg.night_min_quality if night else cfg.min_quality):
         return f"board partly hidden or misread (fixed tiles match {sig.quality:.2f})"
-    if sig.low_cluster > cfg.max_low_tiles and (sig.band_run > 0 or sig.lattice_from_edge > 0):
+    if night and sig.low_tiles > cfg.night_max_low_tiles:
+        return f"{sig.low_tiles} tiles unclear"
+    if sig.low_cluster > cfg.max_low_tiles and (night or sig.band_run > 0 or sig.lattice_from_edge > 0):
         return f"{sig.low_cluster} tiles together unclear (something over the board?)"
     if sig.band_run >= cfg.min_band_run:
         return f"hand or object over the board's edge ({sig.band_run} frame segments hidden)"
-    if sig.band_alone >= cfg.min_band_alone:
+    if not night and sig.band_alone >= cfg.min_band_alone:
         return f"hand or object over the board's frame ({sig.band_alone} frame segments hidden)"
-    if sig.lattice_from_edge > cfg.max_lattice_cluster:
+    if not night and sig.lattice_from_edge > cfg.max_lattice_cluster:
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
     return None
