@@ -55,7 +55,9 @@ class ReaderConfig:
     90th-percentile grey level is under ``night_level`` or its median under
     ``night_median``. Measured on two independent renderers: night medians 3-18 and
     daylight medians 53 and up (dark boards in daylight included); a lamp pool or the
-    LEDs lift a night's 90th percentile to ~110, which alone read as daylight.
+    LEDs lift a night's 90th percentile to ~110, which alone read as daylight. Such a dark
+    frame is night only if the board's walls outshine its corridors (the glow phase; see
+    :func:`vision.lighting.decide`).
     ``markers_first``: look for ArUco markers on the frame corners (:mod:`vision.markers`)
     before the markerless search; otherwise they are the fallback when the markerless
     search finds no board (the marker search costs a few ms a frame). Calibration's
