@@ -117,6 +117,20 @@ def test_the_shape_follows_the_less_closed_side_past_the_published_floor() -> No
     assert shapes[1, 1] == Tile.parse("NE")
 
 
+def test_sides_past_the_old_floor_but_within_the_band_limit_keep_their_order() -> None:
+    # West closed at -7 (a doubtful band), south at -10 (the band limit): both once tied
+    # at the decode floor (log-odds 6.9) and the inventory prior chose the straight N+S.
+    from vision.tile_decode import shape_prior
+    from vision.tiles import DEFAULT_CONFIG, _side_probabilities
+
+    logit = np.full((SIZE, SIZE, 4), -10.0)
+    logit[..., 0], logit[..., 3] = 10.0, -7.0
+    none = np.zeros((SIZE, SIZE), dtype=bool)
+    fine = _side_probabilities(logit, none, DEFAULT_CONFIG.decode_floor, DEFAULT_CONFIG)
+    shapes, _ = decode(fine, shape_prior(DEFAULT_CONFIG.fixed_prior))
+    assert shapes[1, 1] == Tile.parse("NW")
+
+
 # --------------------------------------------------------------------------- rendered photos
 
 DAY = [(11, "classic"), (12, "dark"), (13, "hedge"), (14, "bright"), (15, "wizard"), (16, "glow")]
@@ -378,3 +392,18 @@ def test_a_pawns_cast_shadow_does_not_close_an_open_side() -> None:
     assert len(shadowed) >= 3  # the frame does show the problem
     fixed = {(r, c) for r, c, *_ in wrong(read_tiles(view, pawns_on=squares), label)} & set(squares)
     assert len(fixed) <= 1
+
+
+def test_band_votes_far_past_the_cap_keep_their_order() -> None:
+    # Two closed-looking sides far past the band cap: both votes stay within the cap, but
+    # the farther one stays the more closed (a hard clip made them equal).
+    from vision.tile_features import FIXED_EDGES, FIXED_OPEN
+    from vision.tile_model import read_band
+
+    rng = np.random.default_rng(3)
+    feats = rng.normal(0.0, 1.0, (SIZE, SIZE, 4, 2))
+    feats[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0] += np.where(FIXED_OPEN, 10.0, 0.0)
+    feats[1, 1, 2, 0], feats[1, 1, 3, 0] = -30.0, -60.0
+    band = read_band(feats, np.zeros((SIZE, SIZE), dtype=bool), TilesConfig())
+    limit = TilesConfig().band_logit_limit
+    assert -limit <= band.logit[1, 1, 3] < band.logit[1, 1, 2] < -0.9 * limit

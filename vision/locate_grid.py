@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 __all__ = ["BOARD_CORNERS", "Placed", "coarse_quad", "quad_frame", "swept_quad"]
 
 _FIXED = sorted(FIXED_TILES)
-_FIXED_EDGES = np.array([(r, c, s) for (r, c) in _FIXED for s in range(4)], dtype=np.int64)
-_FIXED_OPEN = np.array([bool(FIXED_TILES[(r, c)] & (1 << s)) for r, c, s in _FIXED_EDGES])
 
 
 def _offsets(steps: np.ndarray) -> np.ndarray:
@@ -42,6 +40,12 @@ def _offsets(steps: np.ndarray) -> np.ndarray:
 # Sample points (board units inside a tile) standing for the tile regions of vision.tiles:
 # on a box-blurred image one sample approximates the region's mean.
 def _region_points() -> np.ndarray:
+    """The 8 regions (4 corners, then the N E S W edges) of each fixed tile, region-major: (8 * 16, 2).
+
+    Region-major so that each region of all 16 tiles is one contiguous run in
+    :func:`_separation` (the corner median and the edge features are then
+    plain slices, not strided ones).
+    """
     cfg = tile_mod.DEFAULT_CONFIG
     k = 0.5 * (cfg.corner_lo + cfg.corner_hi)
     e = 0.5 * (cfg.edge_lo + cfg.edge_hi)
@@ -49,27 +53,83 @@ def _region_points() -> np.ndarray:
     edges = [(0.5, e), (1 - e, 0.5), (0.5, 1 - e), (e, 0.5)]
     local = np.array(corners + edges)  # (8, 2)
     origin = np.array(_FIXED, dtype=np.float64)[:, ::-1]  # (16, 2) x=col, y=row
-    return (origin[:, None, :] + local[None]).reshape(-1, 2)  # (128, 2)
+    return (local[:, None, :] + origin[None]).reshape(-1, 2)  # (128, 2)
 
 
 _POINTS = _region_points()
 _POINTS_H = np.column_stack([_POINTS, np.ones(len(_POINTS))])
+#: Which of the 64 edge features (side-major: N of the 16 tiles, then E, S, W) are known open.
+_FIXED_OPEN = np.array([bool(FIXED_TILES[rc] & (1 << s)) for s in range(4) for rc in _FIXED])
+_OPEN_MEAN = _FIXED_OPEN / _FIXED_OPEN.sum()
+_CLOSED_MEAN = ~_FIXED_OPEN / (~_FIXED_OPEN).sum()
+_N_OPEN, _N_CLOSED = int(_FIXED_OPEN.sum()), int((~_FIXED_OPEN).sum())
 BOARD_CORNERS = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
 
 
 def _batch_homographies(quads: np.ndarray) -> np.ndarray:
-    """Board (0..7 tile units) -> image homographies for N quads (N x 4 x 2): (N, 3, 3)."""
+    """Board (0..7 tile units) -> image homographies for N quads (N x 4 x 2): (N, 3, 3).
+
+    The square-to-quad map in closed form (Heckbert's): the same homography
+    as solving the 8x8 system per quad, several times cheaper for the
+    thousands of grids the searches place.
+    """
+    x0, x1, x2, x3 = quads[:, 0, 0], quads[:, 1, 0], quads[:, 2, 0], quads[:, 3, 0]
+    y0, y1, y2, y3 = quads[:, 0, 1], quads[:, 1, 1], quads[:, 2, 1], quads[:, 3, 1]
+    sx, sy = x0 - x1 + x2 - x3, y0 - y1 + y2 - y3
+    dx1, dx2, dy1, dy2 = x1 - x2, x3 - x2, y1 - y2, y3 - y2
+    det = dx1 * dy2 - dx2 * dy1
+    det = np.where(np.abs(det) > 1e-12, det, 1e-12)  # a degenerate quad: huge terms, its grid scores 0
+    g = (sx * dy2 - dx2 * sy) / det
+    h = (dx1 * sy - sx * dy1) / det
+    s = 1.0 / float(BOARD_CORNERS[2, 0])  # board units -> unit square
+    hom = np.empty((len(quads), 3, 3))
+    hom[:, 0, 0], hom[:, 0, 1], hom[:, 0, 2] = (x1 - x0 + g * x1) * s, (x3 - x0 + h * x3) * s, x0
+    hom[:, 1, 0], hom[:, 1, 1], hom[:, 1, 2] = (y1 - y0 + g * y1) * s, (y3 - y0 + h * y3) * s, y0
+    hom[:, 2, 0], hom[:, 2, 1], hom[:, 2, 2] = g * s, h * s, 1.0
+    return hom
+
+
+def _gather(image: np.ndarray, quads: np.ndarray, points_h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest-pixel samples of board points (homogeneous, P x 3) under each quad: (C, N, P) and the quads
+    whose points all project in front of the camera (N,).
+
+    One gather per colour plane (a plain index into the flat image): these
+    searches score ~10^4 grids on a hard photo, so this runs hot.
+    """
     n = len(quads)
-    x, y = BOARD_CORNERS[:, 0], BOARD_CORNERS[:, 1]
-    u, v = quads[:, :, 0], quads[:, :, 1]
-    a = np.zeros((n, 8, 8))
-    a[:, 0::2, 0], a[:, 0::2, 1], a[:, 0::2, 2] = x, y, 1.0
-    a[:, 0::2, 6], a[:, 0::2, 7] = -u * x, -u * y
-    a[:, 1::2, 3], a[:, 1::2, 4], a[:, 1::2, 5] = x, y, 1.0
-    a[:, 1::2, 6], a[:, 1::2, 7] = -v * x, -v * y
-    b = quads.reshape(n, 8)
-    h = np.linalg.solve(a, b[..., None])[..., 0]
-    return np.concatenate([h, np.ones((n, 1))], axis=1).reshape(n, 3, 3)
+    proj = _batch_homographies(quads) @ points_h.T  # (N, 3, P)
+    den = proj[:, 2]
+    ok = np.abs(den) > 1e-9
+    inv = 1.0 / np.where(ok, den, 1.0)
+    h, w = image.shape[:2]
+    # Nearest pixel: +0.5 then truncation (the clip to 0 makes truncation toward zero harmless).
+    xs = np.clip(proj[:, 0] * inv + 0.5, 0, w - 1).astype(np.intp)
+    ys = np.clip(proj[:, 1] * inv + 0.5, 0, h - 1).astype(np.intp)
+    chans = image.shape[2] if image.ndim == 3 else 1
+    idx = (ys * w + xs) * chans
+    flat = image.reshape(-1)
+    vals = np.stack([flat.take(idx + c) for c in range(chans)]).reshape(chans, n, len(points_h))
+    return vals, ok.all(axis=1)
+
+
+def _fisher(feats: np.ndarray, pos_mean: np.ndarray, neg_mean: np.ndarray, n_pos: int, n_neg: int) -> np.ndarray:
+    """Fisher separation d' of two classes of samples, per grid: ``feats`` (C, N, K) float64, the classes
+    given by averaging weights over K (1/n on a class's samples, 0 elsewhere).
+
+    The pooled within-class covariance is the scatter of all K samples less
+    each class's mean term (one product instead of one per class), ridged by
+    5 % of its trace.
+    """
+    mp, mn = (feats @ pos_mean).T, (feats @ neg_mean).T  # (N, C)
+    per = feats.transpose(1, 0, 2)  # (N, C, K)
+    scatter = per @ per.transpose(0, 2, 1)
+    cov = scatter - n_pos * mp[:, :, None] * mp[:, None, :] - n_neg * mn[:, :, None] * mn[:, None, :]
+    cov /= float(n_pos + n_neg - 2)
+    dim = cov.shape[-1]
+    cov += np.eye(dim)[None] * (np.trace(cov, axis1=1, axis2=2)[:, None, None] * 0.05 / dim + 1e-6)
+    diff = mp - mn
+    wvec = np.linalg.solve(cov, diff[..., None])[..., 0]
+    return np.sqrt(np.maximum((wvec * diff).sum(axis=1), 0.0))
 
 
 def _separation(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -80,33 +140,16 @@ def _separation(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
     the grid sits on the board's tiles (a tile's shift puts the fixed tiles on
     movable squares, half a tile puts corners where edges should be).
     """
-    hom = _batch_homographies(quads)
-    proj = hom @ _POINTS_H.T  # (N, 3, P)
-    den = proj[:, 2]
-    ok = np.abs(den) > 1e-9
-    den = np.where(ok, den, 1.0)
-    h, w = blur.shape[:2]
-    xs = np.clip(np.rint(proj[:, 0] / den), 0, w - 1).astype(np.intp)
-    ys = np.clip(np.rint(proj[:, 1] / den), 0, h - 1).astype(np.intp)
-    flat = blur.reshape(h * w, -1)  # one flat index gathers faster than a pair
-    vals = flat[ys * w + xs].reshape(len(quads), 16, 8, -1).astype(np.float64)
-    # Mean of the middle two of the four corners (one may be under a pawn or a picture's rim);
-    # written out per corner: numpy's reductions over a 4-long strided axis are several times slower.
+    vals, ok = _gather(blur, quads, _POINTS_H)
+    vals = vals.reshape(vals.shape[0], len(quads), 8, 16)  # (C, N, region, tile)
+    # Mean of the middle two of the four corners (one may be under a pawn or a picture's rim).
     c0, c1, c2, c3 = vals[:, :, 0], vals[:, :, 1], vals[:, :, 2], vals[:, :, 3]
     high = np.maximum(np.maximum(c0, c1), np.maximum(c2, c3))
     low = np.minimum(np.minimum(c0, c1), np.minimum(c2, c3))
     wall = 0.5 * (c0 + c1 + c2 + c3 - high - low)
-    feats = (vals[:, :, 4:] - wall[:, :, None, :]).reshape(len(quads), 64, -1)
-    pos, neg = feats[:, _FIXED_OPEN], feats[:, ~_FIXED_OPEN]
-    mp, mn = pos.mean(axis=1), neg.mean(axis=1)
-    cp, cn = pos - mp[:, None], neg - mn[:, None]
-    cov = (cp.transpose(0, 2, 1) @ cp + cn.transpose(0, 2, 1) @ cn) / 62.0
-    dim = cov.shape[-1]
-    cov += np.eye(dim)[None] * (np.trace(cov, axis1=1, axis2=2)[:, None, None] * 0.05 / dim + 1e-6)
-    diff = mp - mn
-    wvec = np.linalg.solve(cov, diff[..., None])[..., 0]
-    score = np.sqrt(np.maximum((wvec * diff).sum(axis=1), 0.0))
-    return np.where(ok.all(axis=1), score, 0.0)
+    feats = (vals[:, :, 4:] - wall[:, :, None]).reshape(vals.shape[0], len(quads), 64).astype(np.float64)
+    score = _fisher(feats, _OPEN_MEAN, _CLOSED_MEAN, _N_OPEN, _N_CLOSED)
+    return np.where(ok, score, 0.0)
 
 
 def _blurred(lab: np.ndarray, pitch: float, cache: dict[int, np.ndarray]) -> np.ndarray:
@@ -425,6 +468,8 @@ def _cx_points() -> np.ndarray:
 
 
 _CX_POINTS = _cx_points()
+_CENTRE_MEAN = np.r_[np.full(49, 1.0 / 49), np.zeros(36)]
+_CROSSING_MEAN = np.r_[np.zeros(49), np.full(36, 1.0 / 36)]
 
 
 def _centre_crossing_score(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -435,21 +480,8 @@ def _centre_crossing_score(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
     the coarse lattice could not follow) into the narrow basin of the
     fixed-tile separation.
     """
-    hom = _batch_homographies(quads)
-    proj = hom @ _CX_POINTS.T  # (N, 3, P)
-    den = np.where(np.abs(proj[:, 2]) > 1e-9, proj[:, 2], 1e-9)
-    h, w = blur.shape[:2]
-    xs = np.clip(np.rint(proj[:, 0] / den), 0, w - 1).astype(np.intp)
-    ys = np.clip(np.rint(proj[:, 1] / den), 0, h - 1).astype(np.intp)
-    vals = blur.reshape(h * w, -1)[ys * w + xs].astype(np.float64)
-    cen, crs = vals[:, :49], vals[:, 49:]
-    diff = cen.mean(axis=1) - crs.mean(axis=1)
-    dc, dx = cen - cen.mean(axis=1, keepdims=True), crs - crs.mean(axis=1, keepdims=True)
-    cov = (dc.transpose(0, 2, 1) @ dc + dx.transpose(0, 2, 1) @ dx) / (vals.shape[1] - 2)
-    dim = cov.shape[-1]
-    cov += np.eye(dim)[None] * (np.trace(cov, axis1=1, axis2=2)[:, None, None] * 0.05 / dim + 1e-6)
-    wvec = np.linalg.solve(cov, diff[..., None])[..., 0]
-    return np.sqrt(np.maximum(np.einsum("ni,ni->n", wvec, diff), 0.0))
+    vals, _ = _gather(blur, quads, _CX_POINTS)
+    return _fisher(vals.astype(np.float64), _CENTRE_MEAN, _CROSSING_MEAN, 49, 36)
 
 
 def _polish(
