@@ -131,6 +131,20 @@ def _cast_shadow(
     layer.cast(contact, min(0.9, strength + 0.25))
 
 
+def _composite_supersampled(
+    layer: Layer, x0: int, y0: int, x1: int, y1: int, rgb_patch: np.ndarray, alpha: np.ndarray
+) -> None:
+    """Shrink a figure drawn at SS x resolution to its box and lay it on the layer (anti-aliased edges)."""
+    small = (x1 - x0, y1 - y0)
+    layer.composite(
+        x0,
+        y0,
+        cv2.resize(rgb_patch, small, interpolation=cv2.INTER_AREA),
+        cv2.resize(alpha, small, interpolation=cv2.INTER_AREA),
+        premultiplied=True,
+    )
+
+
 def draw_revolution(
     layer: Layer,
     cam: Camera,
@@ -227,14 +241,7 @@ def draw_revolution(
             cv2.LINE_8,
             shift=2,
         )
-    small = (x1 - x0, y1 - y0)
-    layer.composite(
-        x0,
-        y0,
-        cv2.resize(rgb_patch, small, interpolation=cv2.INTER_AREA),
-        cv2.resize(alpha, small, interpolation=cv2.INTER_AREA),
-        premultiplied=True,
-    )
+    _composite_supersampled(layer, x0, y0, x1, y1, rgb_patch, alpha)
 
 
 _MEEPLE = np.array(
@@ -310,11 +317,4 @@ def draw_meeple(
         cv2.fillPoly(alpha, [pts], 1.0, cv2.LINE_8, shift=2)
     edge = np.round((polys[-1] - [x0, y0]) * SS * 4).astype(np.int32)
     cv2.polylines(rgb_patch, [edge], True, tuple(float(v) * 0.35 for v in col), max(1, SS), cv2.LINE_8, shift=2)
-    small = (x1 - x0, y1 - y0)
-    layer.composite(
-        x0,
-        y0,
-        cv2.resize(rgb_patch, small, interpolation=cv2.INTER_AREA),
-        cv2.resize(alpha, small, interpolation=cv2.INTER_AREA),
-        premultiplied=True,
-    )
+    _composite_supersampled(layer, x0, y0, x1, y1, rgb_patch, alpha)
