@@ -199,6 +199,26 @@ def test_only_clusters_reaching_in_from_the_edge_count() -> None:
     assert _largest_cluster(foreign, from_edge=True) == 8 + 2 + 6
 
 
+def test_a_cluster_counts_around_an_unclear_tile_only_when_it_holds_one_of_its_corners() -> None:
+    foreign = np.zeros((8, 8), bool)
+    foreign[0:3, 2] = True  # fingers from the top edge: lattice rows 0-2 on line 2
+    assert _largest_cluster(foreign, from_edge=True, touching=[(5, 5)]) == 0  # an unclear tile far away
+    assert _largest_cluster(foreign, from_edge=True, touching=[(1, 2)]) == 3  # corners (1..2, 2..3)
+    assert _largest_cluster(foreign, from_edge=True, touching=[(2, 1)]) == 3  # its top-right corner (2, 2)
+    assert _largest_cluster(foreign, from_edge=True, touching=[]) == 0
+
+
+def test_at_night_corners_from_the_edge_count_only_around_an_unclear_tile() -> None:
+    cfg = OcclusionConfig()
+    reach = cfg.max_lattice_cluster + 1
+    noise = Signals(0, reach, 0.97, 0, lattice_from_edge=reach)  # every tile reads clearly
+    assert decide(noise, "night", cfg) is None
+    assert decide(noise, "day", cfg)  # by day the cluster decides alone
+    hand = Signals(0, reach, 0.95, 1, lattice_from_edge=reach, lattice_unclear=reach)
+    assert "hand" in (decide(hand, "night", cfg) or "")
+    assert decide(Signals(0, reach, 0.95, 1, lattice_from_edge=reach, lattice_unclear=reach - 1), "night", cfg) is None
+
+
 def _wall_lattice(colour: tuple[int, int, int]) -> Rectified:
     """A rectified view of plain wall colour (every tile corner alike) with some texture."""
     t, m = 48, 36

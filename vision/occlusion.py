@@ -98,6 +98,7 @@ def signals(
         band_alone=longest_run(flags),
         lattice=_largest_cluster(foreign),
         lattice_from_edge=_largest_cluster(foreign, from_edge=True),
+        lattice_unclear=_largest_cluster(foreign, from_edge=True, touching=unclear) if unclear else 0,
         quality=float(quality),
         low_tiles=len(unclear),
         fixed_wrong=wrong,
@@ -121,8 +122,9 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     frame beside a disturbed edge tile. By day a group of unclear tiles needs
     something at the edge too, and a long frame-band run or foreign tile corners
     reaching in from the edge decide alone; at night unclear tiles count on their
-    own, and the lone band run and the lattice stay out (clean nights make band
-    runs of 4 and lattice clusters of 5 from the edge).
+    own, the lone band run stays out (clean nights make runs of 4) and foreign
+    corners from the edge count only around an unclear tile (clean nights make
+    clusters of 5 from the edge, their tiles all readable).
     """
     cfg = config or OcclusionConfig()
     night = lighting == "night"
@@ -139,6 +141,6 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"hand or object over the board's edge ({sig.band_run} frame segments hidden)"
     if not night and sig.band_alone >= cfg.min_band_alone:
         return f"hand or object over the board's frame ({sig.band_alone} frame segments hidden)"
-    if not night and sig.lattice_from_edge > cfg.max_lattice_cluster:
+    if (sig.lattice_unclear if night else sig.lattice_from_edge) > cfg.max_lattice_cluster:
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
     return None

@@ -169,13 +169,16 @@ def lattice_cluster(rect: Rectified, config: OcclusionConfig | None = None, cove
     return _largest_cluster(foreign)
 
 
-def _largest_cluster(foreign: np.ndarray, from_edge: bool = False) -> int:
-    """Largest 4-connected cluster (``from_edge``: of those reaching both the tile area's edge and its inside)."""
+def _largest_cluster(foreign: np.ndarray, from_edge: bool = False, touching: Iterable[Square] | None = None) -> int:
+    """Largest 4-connected cluster (``from_edge``: of those reaching both the tile area's edge and its inside;
+    ``touching``: of those holding a corner of one of these squares)."""
     count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
     keep = set(range(1, count))
     if from_edge:
         edge = set(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]).tolist())
         keep &= edge & set(labels[1:-1, 1:-1].ravel().tolist())
+    if touching is not None:
+        keep &= {int(v) for r, c in touching for v in labels[r : r + 2, c : c + 2].ravel()}
     return max((int((labels == i).sum()) for i in keep), default=0)
 
 
