@@ -52,8 +52,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate_grid import Placed, coarse_quad, quad_frame, swept_quad
-from vision.locate_refine import refine_corners
+from vision.locate_grid import Placed, coarse_answers, quad_frame, swept_quad
+from vision.locate_refine import Refined, refine_corners
 
 __all__ = ["BoardNotFoundError", "LocateConfig", "block_average", "find_board", "order_corners"]
 
@@ -112,6 +112,11 @@ class LocateConfig:
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass (then the arms misled it).
+    * ``min_legal``: a refined grid is a board only when the model learned on its
+      fixed tiles reads at least this share of the 33 movable tiles as real tiles
+      (2 or 3 open sides; :func:`vision.locate_refine.legal_share`). Boards
+      measure 0.82-1.0 (held-out glare the lowest), the chance grids that
+      passed the separation bar on patterned tables 0.0-0.12.
     * ``min_separation``: below this separation of the fixed tiles' known open
       and closed edges (in spreads) there is no board to speak of: the search
       maximises it over many candidate grids, so chance alone reaches ~2 on a
@@ -135,6 +140,7 @@ class LocateConfig:
     sweep_pitches: int = 30
     fallbacks: bool = True
     second_opinion_separation: float = 3.0
+    min_legal: float = 0.5
     fit_distortion: bool = True
 
 
@@ -216,34 +222,42 @@ def find_board(image: np.ndarray, config: LocateConfig | None = None) -> np.ndar
     if float(cv2.meanStdDev(work)[1].max()) < 2.0:
         raise BoardNotFoundError("blank image")
     liked: list[Placed] = []
-    found = coarse_quad(work, cfg, liked=liked)
-    best: tuple[np.ndarray, float] | None = None
+    best: Refined | None = None
 
     def attempt(quad: np.ndarray | None, bar: float) -> bool:
-        """Refine a coarse grid, keep the best refined; True once one clears ``bar``."""
+        """Refine a coarse grid, keep the best refined; True once one clears ``bar`` and reads as a board."""
         nonlocal best
         if quad is None:
             return False
         refined = refine_corners(bgr, order_corners(quad / scale), cfg, (factor, work))
-        if best is None or refined[1] > best[1]:
+        if best is None or refined.separation > best.separation:
             best = refined
-        return refined[1] >= bar
+        return refined.separation >= bar and refined.legal >= cfg.min_legal
 
-    # The first answer, then - only once the refinement refuted it - second opinions,
-    # each judged by its refined separation against a higher bar (they try some 20000
-    # more grids, so chance reaches higher): grids of other pitches along the likeliest
-    # axes (the refuted grid's own first), then the lattice of contrast-normalised gradients.
-    proven = attempt(None if found is None else found[1], cfg.min_separation)
+    # The search's answers, cheapest stage first, until one is proven; then - only once
+    # the refinement refuted them - second opinions, each judged by its refined separation
+    # against a higher bar (they try some 20000 more grids, so chance reaches higher):
+    # grids of other pitches along the likeliest axes (the refuted grid's own first), then
+    # the lattice of contrast-normalised gradients.
+    found: tuple[float, np.ndarray] | None = None
+    proven = False
+    for found in coarse_answers(work, cfg, liked=liked):
+        proven = attempt(found[1], cfg.min_separation)
+        if proven:
+            break
     if not proven and cfg.fallbacks:
         frames = ([quad_frame(found[1])] if found is not None else []) + liked
         swept = swept_quad(work, frames, cfg)
         proven = attempt(None if swept is None else swept[1], cfg.second_opinion_separation)
         if not proven:
-            second = coarse_quad(work, cfg, normalised=True)
+            second = next(coarse_answers(work, cfg, normalised=True), None)
             proven = attempt(None if second is None else second[1], cfg.second_opinion_separation)
     if best is None:
         raise BoardNotFoundError("no periodic tile grid found")
-    corners, separation = best
+    corners, separation, legal = best
     if not proven:
+        if separation >= cfg.min_separation:
+            reason = f"the other tiles are no tiles (legal share {legal:.2f}, separation {separation:.2f})"
+            raise BoardNotFoundError(f"no board: {reason}")
         raise BoardNotFoundError(f"no board: fixed tiles do not match (separation {separation:.2f})")
     return order_corners(corners).astype(np.float32)

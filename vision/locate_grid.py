@@ -7,13 +7,13 @@ open and 20 closed edges) and, when perspective defeats that narrow-basin
 score, first by a wide-basin one (tile centres against grid crossings). The
 winner is polished as a free homography. When the refinement refutes that
 answer, :func:`swept_quad` (grids of every pitch along the likeliest axes) and
-``coarse_quad(..., normalised=True)`` (the lattice of contrast-normalised
+``coarse_answers(..., normalised=True)`` (the lattice of contrast-normalised
 gradients) give second opinions. See :mod:`vision.locate` for the whole pipeline.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 import cv2
@@ -21,12 +21,19 @@ import numpy as np
 
 from companion.board import FIXED_TILES, SIZE
 from vision import tiles as tile_mod
-from vision.locate_lattice import Frame, lattice_frame, lattice_hypotheses, notched_hypotheses, periodic_centre
+from vision.locate_lattice import (
+    Frame,
+    lattice_frame,
+    lattice_hypotheses,
+    notched_hypotheses,
+    periodic_centre,
+    window_lattices,
+)
 
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
-__all__ = ["BOARD_CORNERS", "Placed", "coarse_quad", "quad_frame", "swept_quad"]
+__all__ = ["BOARD_CORNERS", "Placed", "coarse_answers", "quad_frame", "swept_quad"]
 
 _FIXED = sorted(FIXED_TILES)
 
@@ -309,19 +316,34 @@ def _contrast_normalised(gx: np.ndarray, gy: np.ndarray, size: int) -> tuple[np.
 Placed = tuple[np.ndarray, np.ndarray, float]
 
 
-def coarse_quad(
+def coarse_answers(
     work: np.ndarray, cfg: LocateConfig, normalised: bool = False, liked: list[Placed] | None = None
-) -> tuple[float, np.ndarray] | None:
-    """The best tile-area quad (work pixels, TL TR BR BL) over orientation and pitch hypotheses, and its d'.
+) -> Iterator[tuple[float, np.ndarray]]:
+    """Tile-area quads (work pixels, TL TR BR BL) with their d': each search stage's best, cheapest first.
+
+    :func:`vision.locate.find_board` refines each answer and stops asking at the
+    first it proves. The stages:
+
+    1. the photo's own lattice hypotheses (orientation, pitch, each re-measured
+       where it repeats best); a grid clearing ``min_separation`` here is the
+       only answer (when the refinement refutes it, second opinions follow);
+    2. the lattices left once a patterned table is masked out;
+    3. lattices measured in windows of the photo (a small board on a pattern);
+    4. the receding-grid search of a strongly tilted board (~100 ms).
+
+    Stages 2-4 answer only with a grid better than all before (the last
+    always answers, so the refinement judges the best there is). Tables
+    before tilt: on a patterned table stage 2 finds the board in ~25 ms and
+    the tilt search nothing, while on a plain table stage 2 ends at once.
 
     The gradient analysis (lattice, periodic centre) runs at half the work
     resolution, where a tile is still 7+ pixels; the fixed tiles are then
     sampled at full work resolution. ``normalised``: the lattice is sought in
-    contrast-normalised gradients (:func:`_contrast_normalised`), and only the
-    plain lattice stage runs (the tilt and table stages ran in the first
-    search): the second opinion :func:`vision.locate.find_board` asks for
-    when the plain gradients led to no board. ``liked``: when given, receives the
-    lattices whose grids the fixed tiles liked best (for :func:`swept_quad`).
+    contrast-normalised gradients (:func:`_contrast_normalised`), and only
+    stage 1 (with the window lattices) runs: the second opinion
+    :func:`vision.locate.find_board` asks for when the plain gradients led to
+    no board. ``liked``: when given, receives the lattices whose grids the
+    fixed tiles liked best (for :func:`swept_quad`).
     """
     half = cv2.resize(work[: work.shape[0] // 2 * 2, : work.shape[1] // 2 * 2], None, fx=0.5, fy=0.5,
                       interpolation=cv2.INTER_AREA)  # fmt: skip
@@ -335,53 +357,77 @@ def coarse_quad(
         gx, gy = _contrast_normalised(gx, gy, round(hi))
     blurs: dict[int, np.ndarray] = {}
     found: list[tuple[float, np.ndarray, float]] = []
-    placed: list[Placed] = []
-    for a_vec, b_vec, frame in lattice_hypotheses(gx, gy, lo, hi, cfg):
-        if frame is None:
-            frame = lattice_frame(gx, gy, a_vec, b_vec, half.shape[:2])
-        at = _in_work_pixels(a_vec, b_vec, frame)
-        if at is None:
-            continue
-        placed.append(at)
-        score, quad = _place(lab, blurs, *at, cfg.clear_separation)
-        found.append((score, quad, at[2]))
-        if score > cfg.clear_separation:
-            break  # a clear board: the other lattice hypotheses are harmonics or clutter
-    if not found:
-        return None
-    if liked is not None:
-        order = sorted(range(len(placed)), key=lambda i: -found[i][0])  # found[i] is placed[i]'s grid
-        liked.extend(placed[i] for i in order[: cfg.sweep_hypotheses])
+    placed: list[Placed | None] = []  # found[i] is placed[i]'s grid; None: a table-masked lattice or a tilt search
     polished: dict[int, tuple[float, np.ndarray]] = {}
+
+    def place(
+        hypotheses: Iterable[tuple[np.ndarray, np.ndarray, Frame | None]], limit: int | None = None, keep: bool = True
+    ) -> None:
+        """Place each hypothesis' grid (into ``found``), until a clear one or ``limit`` hypotheses."""
+        for k, (a_vec, b_vec, frame) in enumerate(hypotheses):
+            if limit is not None and k >= limit:
+                break
+            if frame is None:
+                frame = lattice_frame(gx, gy, a_vec, b_vec, half.shape[:2])
+            at = _in_work_pixels(a_vec, b_vec, frame)
+            if at is None:
+                continue
+            score, quad = _place(lab, blurs, *at, cfg.clear_separation)
+            placed.append(at if keep else None)
+            found.append((score, quad, at[2]))
+            if score > cfg.clear_separation:
+                break  # a clear board: the other lattice hypotheses are harmonics or clutter
+
+    def like() -> None:
+        """The lattices (not table-masked ones) whose grids the fixed tiles liked best, into ``liked``."""
+        if liked is not None:
+            order = sorted((i for i in range(len(placed)) if placed[i] is not None), key=lambda i: -found[i][0])
+            liked[:] = [placed[i] for i in order[: cfg.sweep_hypotheses]]  # type: ignore[misc]
+
+    place(lattice_hypotheses(gx, gy, lo, hi, cfg, windows=normalised))
+    if not found:
+        return
+    like()
     best = _best_polished(lab, blurs, found, polished, cfg)
     # A polished grid is free to chase chance (~2 on a bare table), so only the board
     # threshold itself proves a board here. The second opinion (``normalised``) is about
-    # shadows: the tilt and table stages below already ran in the first.
+    # shadows: the other stages already ran in the first.
     if best[0] > cfg.min_separation or normalised:
-        return best
-    # Still unproven: a strong tilt may bend the board away from every lattice. The
-    # receding-grid search is costly, so it runs only now, on the likeliest hypotheses.
-    for inv, centre, pitch in placed[: cfg.keystone_hypotheses]:
+        yield best
+        return
+    likeliest = [at for at in placed[: cfg.keystone_hypotheses] if at is not None]
+    answered: tuple[float, np.ndarray] | None = None  # the last answer given
+
+    def better(best: tuple[float, np.ndarray]) -> bool:
+        """A grid better than the last answer (and than stage 1's, which was no answer)."""
+        return best[0] > (first[0] if answered is None else answered[0])
+
+    first = best
+    # 2. The photo's strongest lattice may be a striped or checked table's. Its own
+    # lattice removed, the board's can show (a few hypotheses only: bounded time).
+    place(notched_hypotheses(gx, gy, lo, hi, cfg), cfg.notched_hypotheses, keep=False)
+    best = _best_polished(lab, blurs, found, polished, cfg)
+    if better(best):
+        answered = best
+        yield best
+    # 3. Lattices of windows of the photo: a small board whose lattice the table's outweighs.
+    place(window_lattices(gx, gy, lo, hi))
+    like()
+    best = _best_polished(lab, blurs, found, polished, cfg)
+    if better(best):
+        answered = best
+        yield best
+    # 4. A strong tilt may bend the board away from every lattice. The receding-grid
+    # search is costly, so it runs only now, on the likeliest hypotheses.
+    for inv, centre, pitch in likeliest:
         score, quad = _keystone_search(_blurred(lab, pitch, blurs), inv, centre, pitch)
+        placed.append(None)
         found.append((score, quad, pitch))
         if score > cfg.clear_separation:
             break
     best = _best_polished(lab, blurs, found, polished, cfg)
-    if best[0] > cfg.min_separation:
-        return best
-    # Still nothing: the photo's strongest lattice may be a striped or checked table's.
-    # Its own lattice removed, the board's can show (a few hypotheses only: bounded time).
-    for k, (a_vec, b_vec, frame) in enumerate(notched_hypotheses(gx, gy, lo, hi, cfg)):
-        if k >= cfg.notched_hypotheses:
-            break
-        at = _in_work_pixels(a_vec, b_vec, frame)
-        if at is None:
-            continue
-        score, quad = _place(lab, blurs, *at, cfg.clear_separation)
-        found.append((score, quad, at[2]))
-        if score > cfg.clear_separation:
-            break
-    return _best_polished(lab, blurs, found, polished, cfg)
+    if answered is None or better(best):
+        yield best  # the best there is: the refinement judges it
 
 
 def _in_work_pixels(a_vec: np.ndarray, b_vec: np.ndarray, frame: Frame) -> Placed | None:

@@ -372,9 +372,12 @@ def periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray 
 
 
 def lattice_hypotheses(
-    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, cfg: LocateConfig
+    gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, cfg: LocateConfig, windows: bool = True
 ) -> Iterator[tuple[np.ndarray, np.ndarray, Frame | None]]:
-    """All hypotheses, most likely first: global ones re-measured locally, then window ones (lazily)."""
+    """All hypotheses, most likely first: global ones re-measured locally, then (``windows``) window ones.
+
+    Generated lazily. Without ``windows`` the caller asks :func:`window_lattices` itself, later.
+    """
     tried: list[tuple[np.ndarray, np.ndarray]] = []
     shape = (gx.shape[0], gx.shape[1])
 
@@ -389,7 +392,8 @@ def lattice_hypotheses(
             if fresh(a_vec, b_vec):
                 yield a_vec, b_vec, fr
     # Window lattices carry their own (window-masked) frames: never dropped as duplicates.
-    yield from window_lattices(gx, gy, lo, hi)
+    if windows:
+        yield from window_lattices(gx, gy, lo, hi)
 
 
 def _comb(g: np.ndarray, vecs: list[np.ndarray]) -> np.ndarray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import cv2
 import numpy as np
@@ -25,13 +25,18 @@ from vision.rectify import Rectified, quad_homography
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
-__all__ = ["refine_corners"]
+__all__ = ["Refined", "legal_share", "refine_corners"]
 
 _SIDE_BITS = np.array([1, 2, 4, 8])
 #: The fixed tiles' squares and their known open sides (N E S W), set once rather than per pass.
 _FIXED_ROWS = np.array([r for r, _ in FIXED_TILES], dtype=np.intp)
 _FIXED_COLS = np.array([c for _, c in FIXED_TILES], dtype=np.intp)
 _FIXED_OPEN = np.array([[bool(tile & b) for b in (1, 2, 4, 8)] for tile in FIXED_TILES.values()])
+
+#: The 33 movable squares (7 x 7 mask).
+_MOVABLE = np.ones((SIZE, SIZE), dtype=bool)
+_MOVABLE[_FIXED_ROWS, _FIXED_COLS] = False
+_MOVABLE.flags.writeable = False
 
 #: Row and column of every square (7 x 7, float), for placing arm centres in board units.
 _ROWS, _COLS = np.meshgrid(np.arange(SIZE, dtype=np.float64), np.arange(SIZE, dtype=np.float64), indexing="ij")
@@ -125,9 +130,31 @@ def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int, factor: int = 1) 
     return cv2.remap(image, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
 
+class Refined(NamedTuple):
+    """A refined grid: its corners, the fixed tiles' separation there, and the movable tiles' legal share."""
+
+    corners: np.ndarray
+    separation: float
+    legal: float
+
+
+def legal_share(prob: np.ndarray) -> float:
+    """Share of the 33 movable tiles that read as a real tile (2 or 3 open sides) under the fixed tiles' model.
+
+    Every Labyrinth tile is a straight, a corner or a T, whatever the edition.
+    The model learned on the 16 fixed tiles reads the other 33 as real tiles
+    on a board (>= 0.8 by day and at night, glare included, on all three
+    renderers) but not on a chance grid on a patterned table, whose cells look
+    alike (all open or all closed: 0.0-0.12 on every false board seen), a
+    check the search never optimised. ``prob``: (7, 7, 4) open probabilities.
+    """
+    opens = (prob[_MOVABLE] > 0.5).sum(axis=-1)
+    return float(((opens == 2) | (opens == 3)).mean())
+
+
 def refine_corners(
     image: np.ndarray, corners: np.ndarray, cfg: LocateConfig, reduced: tuple[int, np.ndarray] | None = None
-) -> tuple[np.ndarray, float]:
+) -> Refined:
     """Sharpen the corners: fit homography + radial distortion to the centre lines of open corridor arms.
 
     Every model is judged by the fixed tiles' separation in its own rectified
@@ -149,22 +176,24 @@ def refine_corners(
         )
     else:
         source = image
-    best_sep, best_corners = -1.0, geo.corners()
-    last_sep, last_corners = -1.0, best_corners
+    best_sep, best_corners, best_legal = -1.0, geo.corners(), 0.0
+    last_sep, last_corners, last_legal = -1.0, best_corners, 0.0
     previous = best_corners
     for it in range(cfg.refine_iterations + 1):
         view = Rectified(_sample(source, geo, t, m, factor), t, m, np.eye(3), previous)
         lab = tile_mod.lab_view(view)
         feats = tile_mod.edge_features(view, lab=lab)
         model = tile_mod.learn(feats)
-        last_sep, last_corners = model.separation, previous  # previous is geo.corners(), computed last pass
+        prob = model.probabilities(feats)
+        # previous is geo.corners(), computed last pass
+        last_sep, last_corners, last_legal = model.separation, previous, legal_share(prob)
         # The coarse grid (pass 0) is the reference only until a refined pass exists: its
         # separation was maximised by the search itself, so it overstates (see the end).
         if last_sep > best_sep or it == 1:
-            best_sep, best_corners = last_sep, last_corners
+            best_sep, best_corners, best_legal = last_sep, last_corners, last_legal
         if it == cfg.refine_iterations:
             break
-        shapes, _ = tile_mod.decode(model.probabilities(feats))
+        shapes, _ = tile_mod.decode(prob)
         is_open = (shapes[..., None] & _SIDE_BITS) > 0  # (7, 7, 4)
         is_open[_FIXED_ROWS, _FIXED_COLS] = _FIXED_OPEN
         # The arms are measured per pixel, where only colour exists: a colour-only model.
@@ -201,8 +230,8 @@ def refine_corners(
     # to the coarse grid kept the worse grid and accepted the table as a board;
     # on 268 day, night and hand photos it never kept a better one).
     if last_sep >= cfg.refine_keep * best_sep:
-        return last_corners, last_sep
-    return best_corners, best_sep
+        return Refined(last_corners, last_sep, last_legal)
+    return Refined(best_corners, best_sep, best_legal)
 
 
 def _arm_centres(

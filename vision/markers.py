@@ -128,7 +128,7 @@ def find_board_by_markers(image: np.ndarray, config: LocateConfig | None = None)
     start = tile_area_from_markers(detect_markers(image))
     if start is None:
         return None
-    corners, separation = refine_corners(image, order_corners(start), cfg)
+    corners, separation, _ = refine_corners(image, order_corners(start), cfg)
     if separation < cfg.min_separation:
         raise BoardNotFoundError(f"markers found but the tiles do not match (separation {separation:.2f})")
     return order_corners(corners).astype(np.float32)
