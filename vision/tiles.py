@@ -153,15 +153,28 @@ def _read_sides(
     usual = read_band(bands.usual, excluded, cfg, extra_sides)
     outer = read_band(bands.outer, excluded, cfg, extra_sides)
     # No tile has four openings: four open-looking sides mean something over the centre
-    # (a dark pawn at night looks like corridor), so the border band decides there too.
-    covered = (usual.logit > 0).all(axis=2)
-    logit = _combine(usual, outer, excluded | covered, cfg)
+    # (a dark pawn at night looks like corridor), so the border band decides there too,
+    # as far as the usual band's sides all look open (:func:`covered_share`).
+    share = np.where(excluded, 0.0, covered_share(usual.logit))  # a pawn square is down-weighted already
+    usual_kept = replace(usual, weight=usual.weight * (1.0 - share * (1.0 - cfg.hidden_weight))[..., None])
+    logit = _combine(usual_kept, outer, excluded, cfg)
+    covered = share > 0.5
     if shaded is not None and shaded.any() and cfg.shade_free_near_pawns:
         # Near a pawn, a side darker than either class ever is lies in its cast shadow.
         dark = shaded & (_darker_than_board(bands.usual, cfg) | _darker_than_board(bands.outer, cfg))
         if dark.any():
             logit = np.where(dark, _shade_free_logit(bands, excluded | covered, cfg, extra_sides), logit)
     return logit, usual
+
+
+def covered_share(logit: np.ndarray) -> np.ndarray:
+    """How likely (7, 7) all four sides of a tile look open from one band's log-odds (7, 7, 4).
+
+    Four open-looking sides mean something stands over the centre; the product of the
+    four open probabilities says how far, without the jump of a yes/no rule at zero: a
+    picture over three sides and a fourth just past either way is the same tile.
+    """
+    return (1.0 / (1.0 + np.exp(-np.clip(logit, -50.0, 50.0)))).prod(axis=2)
 
 
 def _shade_free_logit(
