@@ -445,3 +445,19 @@ def test_a_washed_out_region_is_read_against_its_own_classes() -> None:
 
     assert right(TilesConfig()) > 0.9
     assert right(TilesConfig(local_sigma=0.0)) < 0.8
+
+
+def test_a_tile_whose_four_sides_look_closed_is_read_against_itself() -> None:
+    # Glare flattens a T: its three openings at -1, -1.5, -2 and its wall at -6. Every side
+    # looks closed; read against each other, the three least closed are the openings.
+    from vision.tiles import _washed_out_relative
+
+    logit = np.full((SIZE, SIZE, 4), -9.0)
+    logit[..., 0] = 9.0
+    logit[1, 1] = (-1.0, -1.5, -2.0, -6.0)
+    logit[1, 3] = (-1.0, -1.5, -5.5, -6.0)
+    none = np.zeros((SIZE, SIZE), dtype=bool)
+    choose = _washed_out_relative(logit, none)
+    assert (choose[1, 1] > 0).tolist() == [True, True, True, False]
+    assert (choose[1, 3] > 0).tolist() == [True, True, False, False]
+    assert np.array_equal(choose[2, 2], logit[2, 2])  # a tile with an open-looking side is left as it is

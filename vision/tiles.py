@@ -221,6 +221,23 @@ def shaded_sides(near: Iterable[Square] | None) -> np.ndarray:
     return shaded
 
 
+def _washed_out_relative(logit: np.ndarray, excluded: np.ndarray) -> np.ndarray:
+    """Log-odds (7, 7, 4) to choose shapes on: a tile whose four sides all look closed is read against itself.
+
+    No tile has fewer than two openings, so four closed-looking sides mean the tile's
+    contrast is flattened (glare washing it out, haze): its two least closed sides are
+    openings, its most closed one a wall, and the remaining side goes with whichever of
+    those it is nearer. The sides are shifted by the midpoint between the second least
+    closed and the most closed; the published edges keep the frame's evidence.
+    """
+    ordered = np.sort(logit, axis=2)
+    flat = (ordered[..., 3] < 0.0) & ~excluded
+    if not flat.any():
+        return logit
+    mid = 0.5 * (ordered[..., 2] + ordered[..., 0])
+    return np.where(flat[..., None], logit - mid[..., None], logit)
+
+
 def _side_probabilities(logit: np.ndarray, excluded: np.ndarray, floor: float, cfg: TilesConfig) -> np.ndarray:
     """Floored open probabilities; an excluded square's pulled toward 0.5."""
     prob = _floored(logit, floor)
@@ -254,7 +271,8 @@ def read_tiles(
     # floor still counts for more than one just past it (two closed-looking sides of
     # a corner: the less closed one opens), while the confidence comes from the edges.
     prior = shape_prior(cfg.fixed_prior)
-    shapes, _ = decode(_side_probabilities(logit, excluded, cfg.decode_floor, cfg), prior)
+    choose = _washed_out_relative(logit, excluded)
+    shapes, _ = decode(_side_probabilities(choose, excluded, cfg.decode_floor, cfg), prior)
     conf = posterior_of(prob, shapes, prior)
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
