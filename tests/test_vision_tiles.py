@@ -407,3 +407,57 @@ def test_band_votes_far_past_the_cap_keep_their_order() -> None:
     band = read_band(feats, np.zeros((SIZE, SIZE), dtype=bool), TilesConfig())
     limit = TilesConfig().band_logit_limit
     assert -limit <= band.logit[1, 1, 3] < band.logit[1, 1, 2] < -0.9 * limit
+
+
+def test_the_covered_share_has_no_jump_at_zero() -> None:
+    # Three sides open under a picture and a fourth just past either way: the same tile, the
+    # same down-weighting of its usual band (a yes/no rule at 0 flipped between 1 and 0).
+    from vision.tiles import covered_share
+
+    logit = np.full((SIZE, SIZE, 4), -9.0)
+    logit[0, 0] = (9.0, 9.0, 9.0, 0.4)
+    logit[0, 1] = (9.0, 9.0, 9.0, -0.4)
+    logit[0, 2] = (9.0, 9.0, 9.0, 9.0)
+    share = covered_share(logit)
+    assert abs(share[0, 0] - share[0, 1]) < 0.25
+    assert share[0, 2] > 0.99 and share[1, 1] < 1e-6
+
+
+def test_a_washed_out_region_is_read_against_its_own_classes() -> None:
+    # Columns 4-6 under glare: an open side stands only 3 above a wall there, 10 elsewhere.
+    # The board-wide midpoint closes many of them; the classes learned near them do not.
+    from vision.tile_features import FIXED_EDGES, FIXED_OPEN
+    from vision.tile_model import read_band
+
+    rng = np.random.default_rng(5)
+    is_open = rng.random((SIZE, SIZE, 4)) < 0.55
+    is_open[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2]] = FIXED_OPEN
+    contrast = np.where(np.arange(SIZE) >= 4, 3.0, 10.0)[None, :, None]
+    feats = rng.normal(0.0, 0.4, (SIZE, SIZE, 4, 2))
+    feats[..., 0] += is_open * contrast
+    none = np.zeros((SIZE, SIZE), dtype=bool)
+    washed = np.zeros((SIZE, SIZE, 4), dtype=bool)
+    washed[:, 4:] = True
+
+    def right(cfg: TilesConfig) -> float:
+        band = read_band(feats, none, cfg)
+        return float(((band.logit > 0) == is_open)[washed].mean())
+
+    assert right(TilesConfig()) > 0.9
+    assert right(TilesConfig(local_sigma=0.0)) < 0.8
+
+
+def test_a_tile_whose_four_sides_look_closed_is_read_against_itself() -> None:
+    # Glare flattens a T: its three openings at -1, -1.5, -2 and its wall at -6. Every side
+    # looks closed; read against each other, the three least closed are the openings.
+    from vision.tiles import _washed_out_relative
+
+    logit = np.full((SIZE, SIZE, 4), -9.0)
+    logit[..., 0] = 9.0
+    logit[1, 1] = (-1.0, -1.5, -2.0, -6.0)
+    logit[1, 3] = (-1.0, -1.5, -5.5, -6.0)
+    none = np.zeros((SIZE, SIZE), dtype=bool)
+    choose = _washed_out_relative(logit, none)
+    assert (choose[1, 1] > 0).tolist() == [True, True, True, False]
+    assert (choose[1, 3] > 0).tolist() == [True, True, False, False]
+    assert np.array_equal(choose[2, 2], logit[2, 2])  # a tile with an open-looking side is left as it is

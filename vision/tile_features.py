@@ -100,6 +100,11 @@ class TilesConfig:
     * ``shade_free_near_pawns``: the sides a pawn's cast shadow may reach (``pawns_on``
       of :func:`vision.tiles.read_tiles`) are read on the :data:`SHADE_FREE` features only
       when darker than the board's darker class by ``shadow_spreads`` of its spread.
+    * ``local_sigma``, ``local_prior``: where each band's two classes lie on its discriminant
+      is taken near each tile (Gaussian weights this many tiles wide over the labelled
+      sides: fixed tiles, then the sure ones), shrunk toward the board's by ``local_prior``
+      sides' worth: light that is not uniform over the board (a glare spot flattening a
+      region's contrast, a lamp's fall-off) shifts the classes there. 0: one pair for the board.
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
@@ -126,6 +131,8 @@ class TilesConfig:
     board_share: float = 0.6
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
+    local_sigma: float = 1.0
+    local_prior: float = 4.0
 
 
 DEFAULT_CONFIG = TilesConfig()

@@ -16,10 +16,12 @@ or paint-out looks like neither and gives way to the other band.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from statistics import NormalDist
 
 import numpy as np
 
+from companion.board import SIZE
 from vision.tile_features import DEFAULT_CONFIG, FIXED_EDGES, FIXED_OPEN, TilesConfig
 
 __all__ = ["Band", "TileModel", "fit_model", "held_out", "learn", "read_band", "typical_weight"]
@@ -173,12 +175,66 @@ def read_band(
     for mean in (m_pos, m_neg):
         d = features - mean
         dist = np.minimum(dist, ((d @ icov) * d).sum(axis=-1))  # squared Mahalanobis, through BLAS
-    mid = 0.5 * (model.mean_open + model.mean_closed)
-    logit = (model.mean_open - model.mean_closed) / model.spread**2 * (features @ model.weights - mid)
+    score = features @ model.weights
+    if cfg.local_sigma > 0:
+        mean_open, mean_closed = _local_means(score, model, excluded, extra_sides, cfg)
+    else:
+        mean_open, mean_closed = model.mean_open, model.mean_closed
+    mid = 0.5 * (mean_open + mean_closed)
+    logit = (mean_open - mean_closed) / model.spread**2 * (score - mid)
     limit = cfg.band_logit_limit
     # Saturating rather than clipped: the cap still bounds a band's vote, but two sides far
     # past it keep their order for the decoder (four closed-looking sides: the less closed opens).
     return Band(model, limit * np.tanh(logit / limit), typical_weight(dist, dim, cfg))
+
+
+def _local_means(
+    score: np.ndarray, model: TileModel, excluded: np.ndarray, extra_sides: np.ndarray | None, cfg: TilesConfig
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each tile's open and closed class means on the model's score (7, 7, 1), from the labelled sides near it.
+
+    Light that is not uniform over the board (a glare spot flattening a region's
+    contrast, a lamp's fall-off, a shadow band) moves the classes' scores by region; the
+    labelled sides nearby (fixed tiles, then the sure ones) show where they lie there.
+    Gaussian weights over the tile distance, shrunk toward the board's means by
+    ``local_prior`` sides' worth; the classes stay at least a quarter of the board's gap apart.
+    """
+    is_open, is_closed = _FIXED_SIDES
+    if excluded.any():
+        is_open, is_closed = is_open & ~excluded[..., None], is_closed & ~excluded[..., None]
+    if extra_sides is not None:
+        is_open, is_closed = is_open | (extra_sides == 1), is_closed | (extra_sides == 0)
+    near = _near(cfg.local_sigma)
+    prior = cfg.local_prior
+    means = []
+    for member, board in ((is_open, model.mean_open), (is_closed, model.mean_closed)):
+        total = near @ np.einsum("ijk,ijk->ij", score, member) @ near  # Gaussian-weighted over rows and columns
+        count = near @ member.sum(axis=2) @ near
+        means.append((total + prior * board) / (count + prior))
+    mean_open, mean_closed = means
+    centre = 0.5 * (mean_open + mean_closed)
+    half = 0.5 * np.maximum(mean_open - mean_closed, 0.25 * (model.mean_open - model.mean_closed))
+    return (centre + half)[..., None], (centre - half)[..., None]
+
+
+@cache
+def _near(sigma: float) -> np.ndarray:
+    """Gaussian weights (7, 7) between rows (or columns) ``sigma`` tiles apart (symmetric)."""
+    grid = np.arange(SIZE, dtype=np.float64)
+    return np.exp(-((grid[:, None] - grid[None, :]) ** 2) / (2.0 * sigma**2))
+
+
+def _fixed_sides() -> tuple[np.ndarray, np.ndarray]:
+    """The fixed tiles' known-open and known-closed sides as (7, 7, 4) masks."""
+    is_open = np.zeros((SIZE, SIZE, 4), dtype=bool)
+    is_closed = np.zeros((SIZE, SIZE, 4), dtype=bool)
+    r, c, side = FIXED_EDGES.T
+    is_open[r[FIXED_OPEN], c[FIXED_OPEN], side[FIXED_OPEN]] = True
+    is_closed[r[~FIXED_OPEN], c[~FIXED_OPEN], side[~FIXED_OPEN]] = True
+    return is_open, is_closed
+
+
+_FIXED_SIDES = _fixed_sides()
 
 
 def held_out(known: np.ndarray, cfg: TilesConfig) -> tuple[np.ndarray, np.ndarray]:
