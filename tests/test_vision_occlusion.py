@@ -13,13 +13,13 @@ from companion.observation import TileReading
 from vision.occlusion import (
     OcclusionConfig,
     Signals,
-    _disturbed_inside,
     _gradient_residuals,
     _largest_cluster,
     _largest_group,
     _percentiles_u8,
     _segment_positions,
     decide,
+    disturbed_inside,
     frame_band,
     frame_level,
     frame_levels,
@@ -126,22 +126,22 @@ def test_band_run_needs_an_unclear_edge_tile() -> None:
     # A run of 3 foreign segments on the top side over columns 2-3 (segments 4..6).
     flags = np.zeros((4, 14), dtype=np.int8)
     flags[0, 4:7] = 1
-    assert longest_run(flags.reshape(-1), _disturbed_inside(set())) == 0  # light or cloth on the band only
-    assert longest_run(flags.reshape(-1), _disturbed_inside({(6, 3)})) == 0  # unclear, but far from the run
-    assert longest_run(flags.reshape(-1), _disturbed_inside({(3, 3)})) == 0  # not an edge tile
-    assert longest_run(flags.reshape(-1), _disturbed_inside({(0, 3)})) == 3
-    assert longest_run(flags.reshape(-1), _disturbed_inside({(1, 4)})) == 3  # second row, a tile along
+    assert longest_run(flags.reshape(-1), disturbed_inside(set())) == 0  # light or cloth on the band only
+    assert longest_run(flags.reshape(-1), disturbed_inside({(6, 3)})) == 0  # unclear, but far from the run
+    assert longest_run(flags.reshape(-1), disturbed_inside({(3, 3)})) == 0  # not an edge tile
+    assert longest_run(flags.reshape(-1), disturbed_inside({(0, 3)})) == 3
+    assert longest_run(flags.reshape(-1), disturbed_inside({(1, 4)})) == 3  # second row, a tile along
     # Both outer corners of edge tile (0, 3) foreign on the lattice: fingers over a tile that still reads.
     foreign = np.zeros((8, 8), dtype=bool)
     foreign[0, 3:5] = True
-    assert longest_run(flags.reshape(-1), _disturbed_inside(set(), foreign)) == 3
+    assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 3
     foreign[0, 4] = False  # one corner only: glare or a picture's edge
-    assert longest_run(flags.reshape(-1), _disturbed_inside(set(), foreign)) == 0
+    assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 0
     # Left side, bottom to top in ring order: segments 10..12 are rows 5-6, column 0.
     left = np.zeros((4, 14), dtype=np.int8)
     left[3, 10:13] = 1
-    assert longest_run(left.reshape(-1), _disturbed_inside({(5, 0)})) == 3
-    assert longest_run(left.reshape(-1), _disturbed_inside({(5, 6)})) == 0
+    assert longest_run(left.reshape(-1), disturbed_inside({(5, 0)})) == 3
+    assert longest_run(left.reshape(-1), disturbed_inside({(5, 6)})) == 0
 
 
 def test_largest_group_of_unclear_tiles() -> None:
@@ -175,7 +175,8 @@ def test_decide_rules() -> None:
     assert decide(Signals(0, 2, 0.99, crowd, low_cluster=crowd, lattice_from_edge=2), "day", cfg)
     assert decide(Signals(0, 3, 0.99, crowd, low_cluster=crowd), "day", cfg) is None  # glare in the middle
     assert decide(Signals(0, 0, 0.99, crowd, low_cluster=1), "day", cfg) is None  # scattered: the artwork
-    assert decide(Signals(9, 9, 0.9, 3), "night", cfg) is None  # the frame band is not used in the dark
+    assert decide(Signals(0, 9, 0.9, 3, band_alone=9), "night", cfg) is None  # a lone band run: not in the dark
+    assert decide(Signals(cfg.min_band_run, 0, 0.95, 1), "night", cfg)  # an arm over the edge, tile unclear
     assert decide(Signals(0, 0, cfg.night_min_quality - 0.01, 0), "night", cfg)
     assert decide(Signals(0, 0, 0.95, crowd, low_cluster=crowd), "night", cfg)  # a hand in the dark
     assert decide(Signals(0, 0, 0.95, crowd, low_cluster=1), "night", cfg) is None
@@ -196,6 +197,26 @@ def test_only_clusters_reaching_in_from_the_edge_count() -> None:
     assert _largest_cluster(foreign, from_edge=True) == 0
     foreign[1:3, 4] = True  # fingers from the top edge down to the pool
     assert _largest_cluster(foreign, from_edge=True) == 8 + 2 + 6
+
+
+def test_a_cluster_counts_around_an_unclear_tile_only_when_it_holds_one_of_its_corners() -> None:
+    foreign = np.zeros((8, 8), bool)
+    foreign[0:3, 2] = True  # fingers from the top edge: lattice rows 0-2 on line 2
+    assert _largest_cluster(foreign, from_edge=True, touching=[(5, 5)]) == 0  # an unclear tile far away
+    assert _largest_cluster(foreign, from_edge=True, touching=[(1, 2)]) == 3  # corners (1..2, 2..3)
+    assert _largest_cluster(foreign, from_edge=True, touching=[(2, 1)]) == 3  # its top-right corner (2, 2)
+    assert _largest_cluster(foreign, from_edge=True, touching=[]) == 0
+
+
+def test_at_night_corners_from_the_edge_count_only_around_an_unclear_tile() -> None:
+    cfg = OcclusionConfig()
+    reach = cfg.max_lattice_cluster + 1
+    noise = Signals(0, reach, 0.97, 0, lattice_from_edge=reach)  # every tile reads clearly
+    assert decide(noise, "night", cfg) is None
+    assert decide(noise, "day", cfg)  # by day the cluster decides alone
+    hand = Signals(0, reach, 0.95, 1, lattice_from_edge=reach, lattice_unclear=reach)
+    assert "hand" in (decide(hand, "night", cfg) or "")
+    assert decide(Signals(0, reach, 0.95, 1, lattice_from_edge=reach, lattice_unclear=reach - 1), "night", cfg) is None
 
 
 def _wall_lattice(colour: tuple[int, int, int]) -> Rectified:

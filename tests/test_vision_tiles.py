@@ -117,6 +117,20 @@ def test_the_shape_follows_the_less_closed_side_past_the_published_floor() -> No
     assert shapes[1, 1] == Tile.parse("NE")
 
 
+def test_sides_past_the_old_floor_but_within_the_band_limit_keep_their_order() -> None:
+    # West closed at -7 (a doubtful band), south at -10 (the band limit): both once tied
+    # at the decode floor (log-odds 6.9) and the inventory prior chose the straight N+S.
+    from vision.tile_decode import shape_prior
+    from vision.tiles import DEFAULT_CONFIG, _side_probabilities
+
+    logit = np.full((SIZE, SIZE, 4), -10.0)
+    logit[..., 0], logit[..., 3] = 10.0, -7.0
+    none = np.zeros((SIZE, SIZE), dtype=bool)
+    fine = _side_probabilities(logit, none, DEFAULT_CONFIG.decode_floor, DEFAULT_CONFIG)
+    shapes, _ = decode(fine, shape_prior(DEFAULT_CONFIG.fixed_prior))
+    assert shapes[1, 1] == Tile.parse("NW")
+
+
 # --------------------------------------------------------------------------- rendered photos
 
 DAY = [(11, "classic"), (12, "dark"), (13, "hedge"), (14, "bright"), (15, "wizard"), (16, "glow")]
@@ -378,3 +392,72 @@ def test_a_pawns_cast_shadow_does_not_close_an_open_side() -> None:
     assert len(shadowed) >= 3  # the frame does show the problem
     fixed = {(r, c) for r, c, *_ in wrong(read_tiles(view, pawns_on=squares), label)} & set(squares)
     assert len(fixed) <= 1
+
+
+def test_band_votes_far_past_the_cap_keep_their_order() -> None:
+    # Two closed-looking sides far past the band cap: both votes stay within the cap, but
+    # the farther one stays the more closed (a hard clip made them equal).
+    from vision.tile_features import FIXED_EDGES, FIXED_OPEN
+    from vision.tile_model import read_band
+
+    rng = np.random.default_rng(3)
+    feats = rng.normal(0.0, 1.0, (SIZE, SIZE, 4, 2))
+    feats[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0] += np.where(FIXED_OPEN, 10.0, 0.0)
+    feats[1, 1, 2, 0], feats[1, 1, 3, 0] = -30.0, -60.0
+    band = read_band(feats, np.zeros((SIZE, SIZE), dtype=bool), TilesConfig())
+    limit = TilesConfig().band_logit_limit
+    assert -limit <= band.logit[1, 1, 3] < band.logit[1, 1, 2] < -0.9 * limit
+
+
+def test_the_covered_share_has_no_jump_at_zero() -> None:
+    # Three sides open under a picture and a fourth just past either way: the same tile, the
+    # same down-weighting of its usual band (a yes/no rule at 0 flipped between 1 and 0).
+    from vision.tiles import covered_share
+
+    logit = np.full((SIZE, SIZE, 4), -9.0)
+    logit[0, 0] = (9.0, 9.0, 9.0, 0.4)
+    logit[0, 1] = (9.0, 9.0, 9.0, -0.4)
+    logit[0, 2] = (9.0, 9.0, 9.0, 9.0)
+    share = covered_share(logit)
+    assert abs(share[0, 0] - share[0, 1]) < 0.25
+    assert share[0, 2] > 0.99 and share[1, 1] < 1e-6
+
+
+def test_a_washed_out_region_is_read_against_its_own_classes() -> None:
+    # Columns 4-6 under glare: an open side stands only 3 above a wall there, 10 elsewhere.
+    # The board-wide midpoint closes many of them; the classes learned near them do not.
+    from vision.tile_features import FIXED_EDGES, FIXED_OPEN
+    from vision.tile_model import read_band
+
+    rng = np.random.default_rng(5)
+    is_open = rng.random((SIZE, SIZE, 4)) < 0.55
+    is_open[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2]] = FIXED_OPEN
+    contrast = np.where(np.arange(SIZE) >= 4, 3.0, 10.0)[None, :, None]
+    feats = rng.normal(0.0, 0.4, (SIZE, SIZE, 4, 2))
+    feats[..., 0] += is_open * contrast
+    none = np.zeros((SIZE, SIZE), dtype=bool)
+    washed = np.zeros((SIZE, SIZE, 4), dtype=bool)
+    washed[:, 4:] = True
+
+    def right(cfg: TilesConfig) -> float:
+        band = read_band(feats, none, cfg)
+        return float(((band.logit > 0) == is_open)[washed].mean())
+
+    assert right(TilesConfig()) > 0.9
+    assert right(TilesConfig(local_sigma=0.0)) < 0.8
+
+
+def test_a_tile_whose_four_sides_look_closed_is_read_against_itself() -> None:
+    # Glare flattens a T: its three openings at -1, -1.5, -2 and its wall at -6. Every side
+    # looks closed; read against each other, the three least closed are the openings.
+    from vision.tiles import _washed_out_relative
+
+    logit = np.full((SIZE, SIZE, 4), -9.0)
+    logit[..., 0] = 9.0
+    logit[1, 1] = (-1.0, -1.5, -2.0, -6.0)
+    logit[1, 3] = (-1.0, -1.5, -5.5, -6.0)
+    none = np.zeros((SIZE, SIZE), dtype=bool)
+    choose = _washed_out_relative(logit, none)
+    assert (choose[1, 1] > 0).tolist() == [True, True, True, False]
+    assert (choose[1, 3] > 0).tolist() == [True, True, False, False]
+    assert np.array_equal(choose[2, 2], logit[2, 2])  # a tile with an open-looking side is left as it is

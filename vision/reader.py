@@ -4,7 +4,7 @@ Stages, each in its own module (pure functions of config + image)::
 
     normalise frame -> frame checks (blank / too dark)            vision.occlusion
     -> find_board (corners)                                       vision.locate
-    -> rectify (top-down view), day or night, blur check          vision.rectify, vision.occlusion
+    -> rectify (top-down view), day or night, blur check          vision.rectify, vision.lighting, vision.occlusion
     -> tiles, first read (tells the pawn finder where walls are)  vision.tiles
     -> pawns                                                      vision.pawns
     -> tiles again with the pawns painted out + grid quality      vision.pawns.erase, vision.tiles
@@ -31,6 +31,7 @@ import numpy as np
 
 from companion.board import SQUARES, Board, Color, Square
 from companion.observation import Observation, TileReading
+from vision import lighting as light_mod
 from vision import occlusion as occ
 from vision import pawns as pawn_mod
 from vision import treasures as treasure_mod
@@ -54,7 +55,9 @@ class ReaderConfig:
     90th-percentile grey level is under ``night_level`` or its median under
     ``night_median``. Measured on two independent renderers: night medians 3-18 and
     daylight medians 53 and up (dark boards in daylight included); a lamp pool or the
-    LEDs lift a night's 90th percentile to ~110, which alone read as daylight.
+    LEDs lift a night's 90th percentile to ~110, which alone read as daylight. Such a dark
+    frame is night only if the board's walls outshine its corridors (the glow phase; see
+    :func:`vision.lighting.decide`).
     ``markers_first``: look for ArUco markers on the frame corners (:mod:`vision.markers`)
     before the markerless search; otherwise they are the fallback when the markerless
     search finds no board (the marker search costs a few ms a frame). Calibration's
@@ -174,7 +177,7 @@ class BoardReader:
         # Through the lens the locator fitted (if any): the tile lines come out straight.
         rect = rectify(image, corners, tile_px=cfg.tile_px, margin=cfg.margin, lens=lens)
         reading.rect = rect
-        lighting = "night" if occ.is_night(image, cfg.night_level, cfg.night_median, grey) else "day"
+        lighting = light_mod.decide(image, rect, cfg.night_level, cfg.night_median, grey)
 
         def unreadable(reason: str) -> None:
             reading.observation = Observation.unreadable(reason, frame_corners, lighting)

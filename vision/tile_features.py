@@ -75,9 +75,13 @@ class TilesConfig:
     * ``fixed_prior``: log-odds in favour of a fixed square's known shape when
       decoding (a pawn on a start corner must not turn it into a T; two sides
       clearly contradicting it still win, which grid_quality then flags): between
-      one and two sides' largest evidence, log((1 - f) / f) for ``decode_floor`` f.
+      one and two sides' largest evidence: a side's combined log-odds reach at most
+      ``band_logit_limit`` (10), so 15.
     * ``decode_floor``: the floor of the side probabilities the shape is chosen on
-      (``prob_floor`` stays the published edges' floor).
+      (``prob_floor`` stays the published edges' floor); its log-odds (11.5) lie beyond
+      ``band_logit_limit``, so two sides that both look closed keep their order (one at
+      -7 with a doubtful band, one at -10) instead of tying at the floor and leaving the
+      choice to the inventory prior.
     * ``spread_inflation``: widens the learned class spreads, because 64 samples
       underestimate the tails.
     * ``self_train_confidence``: after a first read, the movable tiles decoded at least
@@ -86,7 +90,8 @@ class TilesConfig:
       and art far from the fixed tiles. 0 or above 1 turns the second pass off.
     * ``band_logit_limit``: no single band's vote on a side counts for more than these
       log-odds; the learned Gaussians' tails are far thinner than a real frame's (a seam,
-      a pawn's shadow), and an atypical band must not outshout a typical one.
+      a pawn's shadow), and an atypical band must not outshout a typical one. The cap
+      saturates (``limit * tanh(logit / limit)``) so votes far past it keep their order.
     * ``foreign_sigma``: a pixel whose shade-free chroma lies more than this many robust
       spreads from both the fixed tiles' wall and corridor colours is not board (a
       treasure picture reaching into a side, a pawn's remains, an LED's colour) and is
@@ -95,6 +100,11 @@ class TilesConfig:
     * ``shade_free_near_pawns``: the sides a pawn's cast shadow may reach (``pawns_on``
       of :func:`vision.tiles.read_tiles`) are read on the :data:`SHADE_FREE` features only
       when darker than the board's darker class by ``shadow_spreads`` of its spread.
+    * ``local_sigma``, ``local_prior``: where each band's two classes lie on its discriminant
+      is taken near each tile (Gaussian weights this many tiles wide over the labelled
+      sides: fixed tiles, then the sure ones), shrunk toward the board's by ``local_prior``
+      sides' worth: light that is not uniform over the board (a glare spot flattening a
+      region's contrast, a lamp's fall-off) shifts the classes there. 0: one pair for the board.
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
@@ -111,8 +121,8 @@ class TilesConfig:
     pawn_edge_hi: float = 0.11
     typical_quantile: float = 0.99
     hidden_weight: float = 0.1
-    fixed_prior: float = 10.0
-    decode_floor: float = 0.001
+    fixed_prior: float = 15.0
+    decode_floor: float = 0.00001
     spread_inflation: float = 1.3
     ridge: float = 1.0
     self_train_confidence: float = 0.9
@@ -121,6 +131,8 @@ class TilesConfig:
     board_share: float = 0.6
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
+    local_sigma: float = 1.0
+    local_prior: float = 4.0
 
 
 DEFAULT_CONFIG = TilesConfig()

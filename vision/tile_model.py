@@ -16,10 +16,12 @@ or paint-out looks like neither and gives way to the other band.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from statistics import NormalDist
 
 import numpy as np
 
+from companion.board import SIZE
 from vision.tile_features import DEFAULT_CONFIG, FIXED_EDGES, FIXED_OPEN, TilesConfig
 
 __all__ = ["Band", "TileModel", "fit_model", "held_out", "learn", "read_band", "typical_weight"]
@@ -55,20 +57,32 @@ def fit_model(features: np.ndarray, is_open: np.ndarray, config: TilesConfig | N
     is_open = np.asarray(is_open, dtype=bool)
     if is_open.all() or not is_open.any():
         raise ValueError("fitting the corridor/wall model needs open and closed examples")
+    return _fit(feats, is_open, _class_stats(feats, is_open, cfg), cfg)
+
+
+def _class_stats(feats: np.ndarray, is_open: np.ndarray, cfg: TilesConfig) -> tuple[np.ndarray, ...]:
+    """The open and closed classes' means and their pooled, ridge-regularised covariance."""
     pos, neg = feats[is_open], feats[~is_open]
-    diff = pos.mean(axis=0) - neg.mean(axis=0)
-    centred = np.concatenate([pos - pos.mean(axis=0), neg - neg.mean(axis=0)])
+    m_pos, m_neg = pos.mean(axis=0), neg.mean(axis=0)
+    centred = np.concatenate([pos - m_pos, neg - m_neg])
     cov = centred.T @ centred / max(len(feats) - 2, 1)
     # Ridge scaled to the features' own spread keeps a near-constant feature (a flat
     # texture, a colourless edition) from getting an absurd weight.
-    cov += np.eye(len(diff)) * (cfg.ridge * np.trace(cov) / len(diff) * 0.05 + 1e-6)
-    weights = np.linalg.solve(cov, diff)
+    cov += np.eye(len(m_pos)) * (cfg.ridge * np.trace(cov) / len(m_pos) * 0.05 + 1e-6)
+    return m_pos, m_neg, cov
+
+
+def _fit(feats: np.ndarray, is_open: np.ndarray, stats: tuple[np.ndarray, ...], cfg: TilesConfig) -> TileModel:
+    """The discriminant of :func:`fit_model` from the classes' statistics (:func:`_class_stats`)."""
+    m_pos, m_neg, cov = stats
+    weights = np.linalg.solve(cov, m_pos - m_neg)
     norm = np.linalg.norm(weights)
     weights = weights / norm if norm > 0 else weights
-    s_pos, s_neg = pos @ weights, neg @ weights
-    resid = np.concatenate([s_pos - s_pos.mean(), s_neg - s_neg.mean()])
+    score = feats @ weights
+    mean_open, mean_closed = float(m_pos @ weights), float(m_neg @ weights)
+    resid = score - np.where(is_open, mean_open, mean_closed)
     spread = float(np.sqrt(resid @ resid / max(len(resid) - 2, 1))) * cfg.spread_inflation
-    return TileModel(weights, float(s_pos.mean()), float(s_neg.mean()), max(spread, 1e-6))
+    return TileModel(weights, mean_open, mean_closed, max(spread, 1e-6))
 
 
 def _fixed_training(
@@ -99,14 +113,25 @@ def learn(
     """
     cfg = config or DEFAULT_CONFIG
     excl = np.zeros(features.shape[:2], dtype=bool) if excluded is None else excluded
-    feats, labels = _fixed_training(features, excl, extra)
-    model = fit_model(feats, labels, cfg)
+    return _learn(features, excl, cfg, extra)[0]
+
+
+def _learn(
+    features: np.ndarray, excluded: np.ndarray, cfg: TilesConfig, extra: tuple[np.ndarray, np.ndarray] | None
+) -> tuple[TileModel, tuple[np.ndarray, ...]]:
+    """:func:`learn`, and the class statistics of all its training edges (before the refit)."""
+    feats, labels = _fixed_training(features, excluded, extra)
+    feats = np.asarray(feats, dtype=np.float64)
+    if labels.all() or not labels.any():
+        raise ValueError("fitting the corridor/wall model needs open and closed examples")
+    stats = _class_stats(feats, labels, cfg)
+    model = _fit(feats, labels, stats, cfg)
     prob = model.probabilities(feats, 0.0)
     agree = np.where(labels, prob, 1.0 - prob)
     keep = agree > 0.1
     if keep.sum() >= max(16, int(0.75 * len(labels))) and labels[keep].any() and not labels[keep].all():
         model = fit_model(feats[keep], labels[keep], cfg)
-    return model
+    return model, stats
 
 
 def _chi2_quantile(p: float, dof: int) -> float:
@@ -143,22 +168,73 @@ def read_band(
     if extra_sides is not None:
         sel = extra_sides >= 0
         extra = (features[sel], extra_sides[sel] > 0)
-    model = learn(features, excluded, cfg, extra)
-    train, labels = _fixed_training(features, excluded, extra)
-    pos, neg = train[labels], train[~labels]
-    centred = np.concatenate([pos - pos.mean(axis=0), neg - neg.mean(axis=0)])
+    model, (m_pos, m_neg, cov) = _learn(features, excluded, cfg, extra)
     dim = features.shape[-1]
-    cov = centred.T @ centred / max(len(train) - 2, 1)
-    cov += np.eye(dim) * (cfg.ridge * np.trace(cov) / dim * 0.05 + 1e-6)
     icov = np.linalg.inv(cov)
     dist = np.full(features.shape[:-1], np.inf)
-    for mean in (pos.mean(axis=0), neg.mean(axis=0)):
+    for mean in (m_pos, m_neg):
         d = features - mean
         dist = np.minimum(dist, ((d @ icov) * d).sum(axis=-1))  # squared Mahalanobis, through BLAS
-    mid = 0.5 * (model.mean_open + model.mean_closed)
-    logit = (model.mean_open - model.mean_closed) / model.spread**2 * (features @ model.weights - mid)
+    score = features @ model.weights
+    if cfg.local_sigma > 0:
+        mean_open, mean_closed = _local_means(score, model, excluded, extra_sides, cfg)
+    else:
+        mean_open, mean_closed = model.mean_open, model.mean_closed
+    mid = 0.5 * (mean_open + mean_closed)
+    logit = (mean_open - mean_closed) / model.spread**2 * (score - mid)
     limit = cfg.band_logit_limit
-    return Band(model, np.clip(logit, -limit, limit), typical_weight(dist, dim, cfg))
+    # Saturating rather than clipped: the cap still bounds a band's vote, but two sides far
+    # past it keep their order for the decoder (four closed-looking sides: the less closed opens).
+    return Band(model, limit * np.tanh(logit / limit), typical_weight(dist, dim, cfg))
+
+
+def _local_means(
+    score: np.ndarray, model: TileModel, excluded: np.ndarray, extra_sides: np.ndarray | None, cfg: TilesConfig
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each tile's open and closed class means on the model's score (7, 7, 1), from the labelled sides near it.
+
+    Light that is not uniform over the board (a glare spot flattening a region's
+    contrast, a lamp's fall-off, a shadow band) moves the classes' scores by region; the
+    labelled sides nearby (fixed tiles, then the sure ones) show where they lie there.
+    Gaussian weights over the tile distance, shrunk toward the board's means by
+    ``local_prior`` sides' worth; the classes stay at least a quarter of the board's gap apart.
+    """
+    is_open, is_closed = _FIXED_SIDES
+    if excluded.any():
+        is_open, is_closed = is_open & ~excluded[..., None], is_closed & ~excluded[..., None]
+    if extra_sides is not None:
+        is_open, is_closed = is_open | (extra_sides == 1), is_closed | (extra_sides == 0)
+    near = _near(cfg.local_sigma)
+    prior = cfg.local_prior
+    means = []
+    for member, board in ((is_open, model.mean_open), (is_closed, model.mean_closed)):
+        total = near @ np.einsum("ijk,ijk->ij", score, member) @ near  # Gaussian-weighted over rows and columns
+        count = near @ member.sum(axis=2) @ near
+        means.append((total + prior * board) / (count + prior))
+    mean_open, mean_closed = means
+    centre = 0.5 * (mean_open + mean_closed)
+    half = 0.5 * np.maximum(mean_open - mean_closed, 0.25 * (model.mean_open - model.mean_closed))
+    return (centre + half)[..., None], (centre - half)[..., None]
+
+
+@cache
+def _near(sigma: float) -> np.ndarray:
+    """Gaussian weights (7, 7) between rows (or columns) ``sigma`` tiles apart (symmetric)."""
+    grid = np.arange(SIZE, dtype=np.float64)
+    return np.exp(-((grid[:, None] - grid[None, :]) ** 2) / (2.0 * sigma**2))
+
+
+def _fixed_sides() -> tuple[np.ndarray, np.ndarray]:
+    """The fixed tiles' known-open and known-closed sides as (7, 7, 4) masks."""
+    is_open = np.zeros((SIZE, SIZE, 4), dtype=bool)
+    is_closed = np.zeros((SIZE, SIZE, 4), dtype=bool)
+    r, c, side = FIXED_EDGES.T
+    is_open[r[FIXED_OPEN], c[FIXED_OPEN], side[FIXED_OPEN]] = True
+    is_closed[r[~FIXED_OPEN], c[~FIXED_OPEN], side[~FIXED_OPEN]] = True
+    return is_open, is_closed
+
+
+_FIXED_SIDES = _fixed_sides()
 
 
 def held_out(known: np.ndarray, cfg: TilesConfig) -> tuple[np.ndarray, np.ndarray]:

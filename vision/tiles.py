@@ -153,15 +153,28 @@ def _read_sides(
     usual = read_band(bands.usual, excluded, cfg, extra_sides)
     outer = read_band(bands.outer, excluded, cfg, extra_sides)
     # No tile has four openings: four open-looking sides mean something over the centre
-    # (a dark pawn at night looks like corridor), so the border band decides there too.
-    covered = (usual.logit > 0).all(axis=2)
-    logit = _combine(usual, outer, excluded | covered, cfg)
+    # (a dark pawn at night looks like corridor), so the border band decides there too,
+    # as far as the usual band's sides all look open (:func:`covered_share`).
+    share = np.where(excluded, 0.0, covered_share(usual.logit))  # a pawn square is down-weighted already
+    usual_kept = replace(usual, weight=usual.weight * (1.0 - share * (1.0 - cfg.hidden_weight))[..., None])
+    logit = _combine(usual_kept, outer, excluded, cfg)
+    covered = share > 0.5
     if shaded is not None and shaded.any() and cfg.shade_free_near_pawns:
         # Near a pawn, a side darker than either class ever is lies in its cast shadow.
         dark = shaded & (_darker_than_board(bands.usual, cfg) | _darker_than_board(bands.outer, cfg))
         if dark.any():
             logit = np.where(dark, _shade_free_logit(bands, excluded | covered, cfg, extra_sides), logit)
     return logit, usual
+
+
+def covered_share(logit: np.ndarray) -> np.ndarray:
+    """How likely (7, 7) all four sides of a tile look open from one band's log-odds (7, 7, 4).
+
+    Four open-looking sides mean something stands over the centre; the product of the
+    four open probabilities says how far, without the jump of a yes/no rule at zero: a
+    picture over three sides and a fourth just past either way is the same tile.
+    """
+    return (1.0 / (1.0 + np.exp(-np.clip(logit, -50.0, 50.0)))).prod(axis=2)
 
 
 def _shade_free_logit(
@@ -208,6 +221,23 @@ def shaded_sides(near: Iterable[Square] | None) -> np.ndarray:
     return shaded
 
 
+def _washed_out_relative(logit: np.ndarray, excluded: np.ndarray) -> np.ndarray:
+    """Log-odds (7, 7, 4) to choose shapes on: a tile whose four sides all look closed is read against itself.
+
+    No tile has fewer than two openings, so four closed-looking sides mean the tile's
+    contrast is flattened (glare washing it out, haze): its two least closed sides are
+    openings, its most closed one a wall, and the remaining side goes with whichever of
+    those it is nearer. The sides are shifted by the midpoint between the second least
+    closed and the most closed; the published edges keep the frame's evidence.
+    """
+    ordered = np.sort(logit, axis=2)
+    flat = (ordered[..., 3] < 0.0) & ~excluded
+    if not flat.any():
+        return logit
+    mid = 0.5 * (ordered[..., 2] + ordered[..., 0])
+    return np.where(flat[..., None], logit - mid[..., None], logit)
+
+
 def _side_probabilities(logit: np.ndarray, excluded: np.ndarray, floor: float, cfg: TilesConfig) -> np.ndarray:
     """Floored open probabilities; an excluded square's pulled toward 0.5."""
     prob = _floored(logit, floor)
@@ -241,7 +271,8 @@ def read_tiles(
     # floor still counts for more than one just past it (two closed-looking sides of
     # a corner: the less closed one opens), while the confidence comes from the edges.
     prior = shape_prior(cfg.fixed_prior)
-    shapes, _ = decode(_side_probabilities(logit, excluded, cfg.decode_floor, cfg), prior)
+    choose = _washed_out_relative(logit, excluded)
+    shapes, _ = decode(_side_probabilities(choose, excluded, cfg.decode_floor, cfg), prior)
     conf = posterior_of(prob, shapes, prior)
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))

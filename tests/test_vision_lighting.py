@@ -1,0 +1,87 @@
+"""Day or night: the frame's levels, then the board's own light (glow paint on the walls at night)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from companion.board import FIXED_TILES, SIZE, random_setup
+from vision.lighting import decide, glow_contrast, is_night
+from vision.rectify import Rectified, rectify
+from vision.render import render_photo
+
+TILE, MARGIN = 48, 36
+
+
+def _board_view(wall: tuple[int, int, int], corridor: tuple[int, int, int], seed: int = 5) -> Rectified:
+    """A top-down board: every tile wall-coloured with a corridor from its centre to each open side."""
+    board, _ = random_setup(random.Random(seed))
+    side = SIZE * TILE + 2 * MARGIN
+    image = np.zeros((side, side, 3), np.uint8)
+    a, b = TILE // 3, TILE - TILE // 3
+    for r in range(SIZE):
+        for c in range(SIZE):
+            y0, x0 = MARGIN + r * TILE, MARGIN + c * TILE
+            tile = image[y0 : y0 + TILE, x0 : x0 + TILE]
+            tile[:] = wall
+            tile[a:b, a:b] = corridor
+            openings = int(board.tiles[r * SIZE + c])
+            for bit, (ys, xs) in enumerate(
+                (
+                    (slice(0, b), slice(a, b)),
+                    (slice(a, b), slice(a, TILE)),
+                    (slice(a, TILE), slice(a, b)),
+                    (slice(a, b), slice(0, b)),
+                )
+            ):
+                if openings & (1 << bit):
+                    tile[ys, xs] = corridor
+    for (r, c), want in FIXED_TILES.items():
+        assert int(board.tiles[r * SIZE + c]) == int(want)  # the fixed tiles are where the contrast is read
+    corners = np.array(
+        [[MARGIN, MARGIN], [side - MARGIN, MARGIN], [side - MARGIN, side - MARGIN], [MARGIN, side - MARGIN]]
+    )
+    return Rectified(image, TILE, MARGIN, np.eye(3), corners.astype(np.float64), (side, side))
+
+
+def test_glowing_walls_make_a_negative_contrast_lit_corridors_a_positive_one() -> None:
+    glow = _board_view(wall=(70, 150, 90), corridor=(8, 8, 8))
+    lit = _board_view(wall=(30, 40, 30), corridor=(150, 170, 180))
+    assert glow_contrast(glow) < -1.0
+    assert glow_contrast(lit) > 1.0
+
+
+def test_a_few_covered_fixed_tiles_do_not_flip_the_contrast() -> None:
+    view = _board_view(wall=(70, 150, 90), corridor=(8, 8, 8))
+    for r, c in list(FIXED_TILES)[:4]:  # pawns on the four start corners, fully covering them
+        y0, x0 = MARGIN + r * TILE, MARGIN + c * TILE
+        view.image[y0 : y0 + TILE, x0 : x0 + TILE] = (200, 30, 30)
+    assert glow_contrast(view) < -1.0
+
+
+def test_a_dark_frame_is_night_only_when_its_walls_shine() -> None:
+    glow = _board_view(wall=(70, 150, 90), corridor=(8, 8, 8))
+    assert is_night(glow.image)  # the black margin and dark corridors: a dark frame
+    assert decide(glow.image, glow) == "night"
+    # A dim day exposure of a lit board: the levels alone say night, the corridors say day.
+    dim_day = _board_view(wall=(12, 16, 12), corridor=(60, 70, 75))
+    assert is_night(dim_day.image)
+    assert decide(dim_day.image, dim_day) == "day"
+
+
+def test_a_bright_frame_is_day_whatever_its_board() -> None:
+    pale_walls = _board_view(wall=(210, 230, 215), corridor=(40, 30, 20))
+    frame = np.full((480, 640, 3), 170, np.uint8)  # a lit table around the board
+    assert not is_night(frame)
+    assert decide(frame, pale_walls) == "day"
+
+
+@pytest.mark.parametrize(("seed", "lighting"), [(46, "night"), (47, "night"), (41, "day")])
+def test_rendered_frames(seed: int, lighting: str) -> None:
+    board, _ = random_setup(random.Random(seed))
+    image, label = render_photo(board, seed=seed, look="classic", size=(1280, 960), lighting=lighting)
+    rect = rectify(image, label["corners"], tile_px=TILE, margin=0.75)
+    assert decide(image, rect) == lighting
+    assert (glow_contrast(rect) < 0) == (lighting == "night")

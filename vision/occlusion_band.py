@@ -1,0 +1,183 @@
+"""The board's printed frame band: an arm reaching over the board crosses it.
+
+:func:`frame_band` judges each half-tile segment of the band against a smooth lighting
+model of the whole band; :func:`longest_run` counts foreign segments going round the
+board; :func:`disturbed_inside` says where the board just inside looks disturbed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from companion.board import SIZE, Square
+from vision.occlusion_config import OcclusionConfig
+from vision.occlusion_lattice import _glare, shade_invariant
+from vision.rectify import Rectified
+
+
+def frame_band(
+    rect: Rectified,
+    image_shape: tuple[int, ...],
+    config: OcclusionConfig | None = None,
+    boxes: Iterable[tuple[int, int, int, int]] = (),
+) -> np.ndarray:
+    """Per segment of the board's own frame (4 sides x 14 half-tiles): 1 foreign, 0 like the frame, -1 unknown.
+
+    The frame around the tile area looks the same all the way round (a printed
+    border), except at the 12 gates (arrows) - those segments are unknown, as are
+    segments outside the photo and under a pawn (``boxes``, rectified pixels). An arm
+    reaching over the board crosses this band: a run of foreign segments.
+    """
+    cfg = config or OcclusionConfig()
+    t, m = rect.tile_px, rect.margin_px
+    lo, hi = round(cfg.band_inner * t), round(cfg.band_outer * t)
+    hi = min(hi, m)
+    if hi - lo < 2:
+        return np.full(4 * 2 * SIZE, -1, dtype=np.int8)
+    image = rect.image
+    side = SIZE * t
+    half = t // 2
+    n = 2 * SIZE
+    length = n * half
+    # The four strips as (depth, along, 3), cut along their length into n segments each.
+    strips = (
+        image[m - hi : m - lo, m : m + length],
+        image[m : m + length, m + side + lo : m + side + hi].transpose(1, 0, 2),
+        image[m + side + lo : m + side + hi, m : m + length],
+        image[m : m + length, m - hi : m - lo].transpose(1, 0, 2),
+    )
+    medians = np.zeros((4, n, 3), dtype=np.float32)
+    for s_idx, strip in enumerate(strips):
+        values = shade_invariant(np.ascontiguousarray(strip), cfg.lightness_weight)
+        segments = values.reshape(values.shape[0], n, half, 3).transpose(1, 0, 2, 3).reshape(n, -1, 3)
+        medians[s_idx] = np.median(segments, axis=1)
+    known = np.ones((4, n), dtype=bool)
+    known[:, [k for k in range(n) if (k // 2) in (1, 3, 5)]] = False  # gate arrows
+    along = m + (np.arange(n) + 0.5) * half
+    mid_out, mid_in = m - (lo + hi) / 2.0, m + side + (lo + hi) / 2.0
+    centres = np.concatenate(
+        [
+            np.stack([along, np.full(n, mid_out)], axis=1),
+            np.stack([np.full(n, mid_in), along], axis=1),
+            np.stack([along, np.full(n, mid_in)], axis=1),
+            np.stack([np.full(n, mid_out), along], axis=1),
+        ]
+    )
+    in_photo = rect.to_image(centres)
+    h_img, w_img = image_shape[:2]
+    inside = (in_photo[:, 0] >= 0) & (in_photo[:, 0] < w_img) & (in_photo[:, 1] >= 0) & (in_photo[:, 1] < h_img)
+    known &= inside.reshape(4, n)
+    for bx, by, bw, bh in boxes:
+        near = (np.abs(centres[:, 0] - (bx + bw / 2.0)) < (bw + half) / 2.0) & (
+            np.abs(centres[:, 1] - (by + bh / 2.0)) < (bh + hi - lo) / 2.0
+        )
+        known &= ~near.reshape(4, n)
+    out = np.full((4, 2 * SIZE), -1, dtype=np.int8)
+    if known.sum() < 12:
+        return out.reshape(-1)
+    values = medians.reshape(-1, 3)
+    residual, expected = _gradient_residuals(values, _segment_positions(t, m), known.reshape(-1), np.ones(3))
+    spread = float(np.median(residual[known.reshape(-1)]))
+    threshold = max(cfg.band_floor, cfg.foreign_distance * spread)
+    # A lamp's glare on the frame is not an arm (a pale arm may pass for glare: the rules
+    # inside the board then have to see it; a false alarm costs a whole frame's reading).
+    flags = ((residual > threshold) & ~_glare(values, expected, threshold, cfg)).reshape(4, 2 * SIZE)
+    out[known] = flags[known].astype(np.int8)
+    return out.reshape(-1)
+
+
+def _segment_positions(t: int, m: int) -> np.ndarray:
+    """Centres (x, y) of the 56 frame segments, in tiles from the board centre."""
+    centres = (np.arange(2 * SIZE) + 0.5) / 2.0 - SIZE / 2.0
+    edge = SIZE / 2.0 + 0.3
+    sides = [
+        np.stack([centres, np.full_like(centres, -edge)], axis=1),
+        np.stack([np.full_like(centres, edge), centres], axis=1),
+        np.stack([centres, np.full_like(centres, edge)], axis=1),
+        np.stack([np.full_like(centres, -edge), centres], axis=1),
+    ]
+    return np.concatenate(sides)
+
+
+def _gradient_residuals(
+    values: np.ndarray, positions: np.ndarray, known: np.ndarray, scale: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distance of each segment's colour from a smooth (planar) lighting model of the frame, fitted robustly,
+    and the model's value there.
+
+    ``scale`` weighs the L, a, b differences: shadows and uneven light change L far
+    more than colour.
+    """
+    design = np.column_stack([np.ones(len(positions)), positions])
+    weights = known.astype(np.float64)
+    residual = np.zeros(len(values))
+    for _ in range(3):
+        w = np.sqrt(weights)[:, None]
+        coef, *_ = np.linalg.lstsq(design * w, values * w, rcond=None)
+        residual = np.linalg.norm((values - design @ coef) * scale, axis=1)
+        cut = max(4.0, 2.5 * float(np.median(residual[known])))
+        weights = (known & (residual <= cut)).astype(np.float64)
+        if weights.sum() < 8:
+            break
+    return residual, design @ coef
+
+
+def longest_run(flags: np.ndarray, near: np.ndarray | None = None) -> int:
+    """Longest run of foreign (1) segments around the frame (unknown segments break nothing).
+
+    ``flags`` are in :func:`frame_band` order (each side left to right or top to
+    bottom); the run is counted going round the board, so it continues across corners.
+    With ``near`` (same order), only runs with at least one segment where the board
+    inside looks disturbed count.
+    """
+    flags = np.asarray(flags).reshape(-1)
+    support = np.ones(len(flags), dtype=bool) if near is None else np.asarray(near, dtype=bool).reshape(-1)
+    if len(flags) == 8 * SIZE:
+        sides, sup = flags.reshape(4, 2 * SIZE), support.reshape(4, 2 * SIZE)
+        flags = np.concatenate([sides[0], sides[1], sides[2][::-1], sides[3][::-1]])
+        support = np.concatenate([sup[0], sup[1], sup[2][::-1], sup[3][::-1]])
+    ring = [(int(v), bool(n)) for v, n in zip(flags, support, strict=True) if v >= 0]
+    if not ring:
+        return 0
+    if all(v for v, _ in ring):
+        return len(ring) if any(n for _, n in ring) else 0
+    best = run = 0
+    backed = False
+    for v, n in ring + ring:
+        if v == 1:
+            run += 1
+            backed = backed or n
+            if backed:
+                best = max(best, run)
+        else:
+            run, backed = 0, False
+    return min(best, len(ring))
+
+
+def disturbed_inside(unclear: set[Square], foreign: np.ndarray | None = None) -> np.ndarray:
+    """Per frame segment (frame_band order): does the board just inside it look disturbed?
+
+    An arm or a held object that crosses the frame goes on over the edge tiles: an
+    unclear tile in the two outer rows within a tile of the segment, or (``foreign``
+    given) both outer corners of the edge tile beside it foreign on the tile-corner
+    lattice - fingers over a tile whose openings still read. A shadow band, a glare,
+    a pool of LED light, frame artwork or a striped cloth seen past a frameless
+    board's edge change the band's colour while the board beside it reads clearly.
+    """
+    near = np.zeros((4, 2 * SIZE), dtype=bool)
+    covered_edge = np.zeros((4, SIZE), dtype=bool)
+    if foreign is not None:
+        border = np.stack([foreign[0, :], foreign[:, SIZE], foreign[SIZE, :], foreign[:, 0]])
+        covered_edge = border[:, :-1] & border[:, 1:]
+    outer = (0, 1)
+    inner = (SIZE - 1, SIZE - 2)
+    for k in range(2 * SIZE):
+        span = range(max(0, k // 2 - 1), min(SIZE, k // 2 + 2))
+        near[0, k] = any((r, c) in unclear for r in outer for c in span)
+        near[1, k] = any((r, c) in unclear for r in span for c in inner)
+        near[2, k] = any((r, c) in unclear for r in inner for c in span)
+        near[3, k] = any((r, c) in unclear for r in span for c in outer)
+        near[:, k] |= covered_edge[:, k // 2]
+    return near.reshape(-1)

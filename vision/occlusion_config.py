@@ -1,0 +1,135 @@
+"""Occlusion thresholds and the measured signals they judge (shared by the occlusion modules).
+
+Split out of :mod:`vision.occlusion` so the signal modules (frame band, tile-corner
+lattice) and the decision can all read one configuration without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.board import Square
+
+
+@dataclass(frozen=True)
+class OcclusionConfig:
+    """Occlusion thresholds with their documented defaults.
+
+    Frame checks: ``blank_std`` (grey standard deviation below which the frame shows
+    nothing), ``dark_level`` (99th-percentile grey below which even a night frame is
+    too dark), ``blur_ratio`` (sharpness below which openings cannot be read; sharp
+    rendered frames measure 0.054 and up, day or night).
+
+    Signals (see :class:`Signals`): ``lattice_patch`` (half-size of a lattice patch,
+    tiles); ``foreign_distance``/``foreign_floor`` (a lattice point or frame segment is
+    foreign beyond this many robust spreads of the frame's own variation, and at least
+    the floor, in :func:`shade_invariant` units); ``band_inner``/``band_outer`` (the
+    frame band checked for an arm, tiles outside the tile area: inside even a thin
+    frame, ~0.3 tile); ``lightness_weight`` (how much brightness counts next to
+    chromaticity, see :func:`shade_invariant`); ``low_confidence`` (a tile reading below it is unclear).
+
+    Decision by day — any of: grid quality under ``min_quality``; a group of more
+    than ``max_low_tiles`` unclear tiles touching each other (a hand hides
+    neighbouring tiles; unclear tiles scattered over a low-contrast or unevenly lit
+    board are the artwork's doing: on held-out boards 2 clean frames of 60 had 3-4
+    scattered ones, while every hand with 3+ unclear tiles had 3+ together or a poor
+    grid anyway) with something at the board's edge too - a foreign frame segment
+    or foreign tile corners reaching in from the edge (an arm comes in over the edge;
+    a lamp's glare with the LEDs' light pools washed out 4 tiles together in the
+    middle of a clean held-out board; of 31 hands caught by this rule on three
+    renderers' tuning sets, 1 had nothing at the edge); a run of ``min_band_run`` foreign frame segments with an unclear
+    edge tile beside it, or - when the grid quality is under ``corroborating_quality``
+    - an edge tile beside it whose two outer corners are foreign on the lattice (an
+    arm crosses the frame *and* goes on over the tiles). The frame band never decides
+    alone, nor with evidence elsewhere on the board: a pool of LED light, a glare, a
+    shadow band, the frame's own artwork or a striped cloth past a frameless board
+    also change its colour while the board beside it stays readable. Measured with
+    the labelled corners on 140 clean and 120 occluded rendered day frames (both
+    renderers, tuning seeds): the previous globally corroborated rule flagged 17
+    clean frames and missed 4 hands; this one flags 3 and misses 5. Lastly, a
+    cluster of more than ``max_lattice_cluster`` foreign tile corners touching and
+    reaching the tile area's edge (glare explained away, ``glare_share``/``max_glare``/``strict_glare_share``,
+    see :func:`lattice_foreign`): fingers over the board whose tiles still decode. On 188 clean
+    and 25 located occluded day frames of two renderers (pawn squares left out)
+    the largest clean cluster was 4, while 20 hands made 5 or more. Points that keep
+    the tiles' seams (``seam_keep`` of the board's median seam strength, measured
+    over ``seam_patch`` tiles) or are clipped (``clip_level``) are not foreign: on 524
+    clean and 136 occluded day frames of three renderers this took the clean frames
+    flagged from 3 to 0 and lost no hand. Pawns hide only the lattice points under
+    their boxes. And a run of ``min_band_alone`` foreign frame segments decides
+    alone: a corner's artwork or shadow makes at most 4 (2 each side of the
+    corner, the gate arrows are not judged), an arm along the frame past a gate more.
+    At night: quality under ``night_min_quality``, more than ``night_max_low_tiles``
+    unclear tiles, or a group of more than ``max_low_tiles`` touching whatever the
+    edge shows (on 40 clean rendered nights of two renderers the largest group was 1
+    tile; 29 of 30 hands at night made one of 3+, where the count and quality rules
+    alone missed 10), and the day's band-run rule. On 243 clean nights of three
+    renderers decided night the band run (beside a disturbed edge tile) was always
+    0 and the quality at least 0.91, while 25 of 58 hands at night slipped through
+    the night-only rules: with the band-run rule and quality 0.85 (was 0.8) 12 do,
+    no clean night more flagged. The lone band run stays a day rule (clean nights
+    make runs of 4), and at night the lattice cluster from the edge counts only when
+    it holds a corner of an unclear tile (``lattice_unclear``): clean nights make
+    clusters of 5 from the edge with every tile readable (alone it would have caught
+    4 more hands and flagged 2 clean nights); with an unclear tile it catches 3 of
+    those 4 (the fourth's unclear tile lies away from its cluster) and no clean
+    night: on 242 clean nights no such cluster touched an unclear tile at all, while
+    36 of 58 hands made one of 3 corners or more.
+    ``max_fixed_mismatch``: fixed tiles (not under a pawn) read wrong before the
+    frame is called unreadable.
+    """
+
+    blank_std: float = 4.0
+    dark_level: float = 12.0
+    blur_ratio: float = 0.04
+    lattice_patch: float = 0.1
+    foreign_distance: float = 4.0
+    foreign_floor: float = 6.0
+    band_inner: float = 0.1
+    band_outer: float = 0.26
+    band_floor: float = 6.0
+    lightness_weight: float = 0.2
+    low_confidence: float = 0.5
+    min_quality: float = 0.85
+    max_low_tiles: int = 2
+    min_band_run: int = 2
+    corroborating_quality: float = 0.97
+    night_min_quality: float = 0.85
+    night_max_low_tiles: int = 8
+    max_fixed_mismatch: int = 1
+    glare_share: float = 0.5
+    max_glare: float = 0.6
+    strict_glare_share: float = 0.12
+    max_lattice_cluster: int = 4
+    min_band_alone: int = 6
+    seam_patch: float = 0.15
+    seam_keep: float = 0.9
+    clip_level: float = 252.0
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What the frame says about something over the board (computed once, judged by :func:`decide`).
+
+    ``band_run``: longest run of foreign frame segments beside a disturbed edge tile;
+    ``lattice``: largest cluster of foreign lattice points (glare explained away; coloured
+    light pools still make small ones, and at night noise makes it meaningless); ``quality``: grid
+    quality; ``low_tiles``: unclear tiles not under a pawn; ``low_cluster``: the largest
+    group of them touching (8-neighbours); ``fixed_wrong``: fixed tiles (not under a pawn) read wrong;
+    ``lattice_from_edge``: the largest cluster of foreign lattice points that reaches from the
+    tile area's edge inside (a hand comes in over the edge; a light pool may sit anywhere, and a
+    dark seam or rim shadow along the frame stays on the edge); ``band_alone``: the longest run of
+    foreign frame segments whatever the board beside it shows; ``lattice_unclear``: the largest
+    cluster like ``lattice_from_edge`` that also holds a corner of an unclear tile (the hand over
+    the corners blurs the tile under them too; noise at night leaves the tiles readable).
+    """
+
+    band_run: int
+    lattice: int
+    quality: float
+    low_tiles: int
+    fixed_wrong: tuple[Square, ...] = ()
+    low_cluster: int = 0
+    lattice_from_edge: int = 0
+    band_alone: int = 0
+    lattice_unclear: int = 0

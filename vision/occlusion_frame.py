@@ -1,0 +1,71 @@
+"""Frame checks before and after locating: blank, too dark, blurred.
+
+Cheap checks on a small grey copy of the frame (:func:`small_grey`, converted once by
+the reader for these checks and the day/night decision in :mod:`vision.lighting`) and,
+on the rectified view, the sharpness of the tile area.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from companion.board import SIZE
+from vision.occlusion_config import OcclusionConfig
+from vision.rectify import Rectified
+
+
+def small_grey(image: np.ndarray) -> np.ndarray:
+    """The frame's small grey copy (every ``min side // 240``-th pixel) the frame checks read.
+
+    Only the kept pixels are converted (grey is per pixel, so this equals converting
+    the whole frame and subsampling it); the reader converts once for both checks.
+    """
+    step = max(1, min(image.shape[:2]) // 240)
+    return cv2.cvtColor(image[::step, ::step], cv2.COLOR_BGR2GRAY)
+
+
+def frame_problem(
+    image: np.ndarray, config: OcclusionConfig | None = None, grey: np.ndarray | None = None
+) -> str | None:
+    """Blank / too dark / blurred frame, checked on a small grey copy (cheap); ``grey``: :func:`small_grey`."""
+    cfg = config or OcclusionConfig()
+    small = small_grey(image) if grey is None else grey
+    if float(small.std()) < cfg.blank_std:
+        return "blank frame: nothing to see"
+    if float(np.percentile(small, 99)) < cfg.dark_level:
+        return "frame too dark to read"
+    return None
+
+
+def sharpness(rect: Rectified) -> float:
+    """Mean gradient magnitude over the tile area, relative to its grey-level spread.
+
+    Scale-free (the rectified view has a fixed tile size) and exposure-free (divided
+    by the spread), so one threshold holds for day and night.
+    """
+    m, side = rect.margin_px, SIZE * rect.tile_px
+    grey8 = cv2.cvtColor(rect.image[m : m + side, m : m + side], cv2.COLOR_BGR2GRAY)
+    low, high = _percentiles_u8(grey8, (5.0, 95.0))
+    spread = high - low
+    grey = grey8.astype(np.float32)
+    if spread < 1.0:
+        return 0.0
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    return float(np.mean(np.abs(gx) + np.abs(gy))) / (8.0 * spread)
+
+
+def _percentiles_u8(values: np.ndarray, qs: Sequence[float]) -> list[float]:
+    """``np.percentile`` (linear method) of 8-bit values, exactly, from their histogram (no sort)."""
+    counts = np.cumsum(np.bincount(values.ravel(), minlength=256))
+    n = int(counts[-1])
+    out = []
+    for q in qs:
+        index = q / 100.0 * (n - 1)
+        lo = int(np.floor(index))
+        a, b = np.searchsorted(counts, [lo, min(lo + 1, n - 1)], side="right")
+        out.append(float(a + (b - a) * (index - lo)))
+    return out
