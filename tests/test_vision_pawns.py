@@ -258,6 +258,32 @@ def test_a_blob_unlike_the_pawn_sets_size_is_marked() -> None:
     assert set_size_deviation(rows, unsure) == [0.0] * 4
 
 
+def test_the_camera_nadir_is_recovered_from_the_boards_homography() -> None:
+    """A camera placed over the board (focal, position known): the board's corners alone give back where it stands."""
+    from vision.pawn_geometry import camera_position, nadir
+
+    t, m, side = 48, 12, 360
+    focal, width, height = 1400.0, 1640, 1232
+    for cam in ((100.0, -250.0, 800.0), (300.0, 200.0, 600.0), (-80.0, 500.0, 1500.0)):
+        centre = np.array(cam)
+        look = np.array([side / 2.0, side / 2.0, 0.0]) - centre  # looking at the board's middle
+        z = look / np.linalg.norm(look)
+        x = np.cross([0.0, 1.0, 0.0], z)
+        x /= np.linalg.norm(x)
+        rot = np.stack([x, np.cross(z, x), z])  # world -> camera
+        k = np.array([[focal, 0, width / 2.0], [0, focal, height / 2.0], [0, 0, 1]])
+        board_to_image = k @ np.column_stack([rot[:, 0], rot[:, 1], -rot @ centre])
+        rect = Rectified(
+            np.zeros((side, side, 3), np.uint8), t, m, np.linalg.inv(board_to_image), np.zeros((4, 2)), (height, width)
+        )
+        found = camera_position(rect)
+        assert found is not None
+        assert np.allclose(found, (cam[0], cam[1], -cam[2]) if cam[2] < 0 else cam, rtol=1e-6, atol=1e-6)
+        assert np.allclose(nadir(rect, np.zeros(2)), cam[:2])
+    flat = Rectified(np.zeros((side, side, 3), np.uint8), t, m, np.eye(3), np.zeros((4, 2)))
+    assert np.array_equal(nadir(flat, np.array([1.0, 2.0])), [1.0, 2.0])  # no photo size: the fallback
+
+
 def test_a_printed_ring_is_a_stroke_not_a_body() -> None:
     """A start square's ring in a pawn colour: as wide as a pawn, but a stroke - gated out; the disc it rings is not."""
     t, m = 48, 36

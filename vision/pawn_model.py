@@ -69,6 +69,8 @@ class PawnConfig:
     on a blue corridor differs in lightness and shading, not in chromaticity): 0.2 vs
     1.0/2.0/4.0 on the fit's blobs: held-out dev 107/128 vs 107-109, team dev 100/110
     vs 104-105/109.
+    ``lean_from_nadir``: pawns lean away from the camera's nadir
+    (:mod:`vision.pawn_geometry`), else from the image centre (the former behaviour).
     ``min_confidence``/``night_min_confidence``: report thresholds by lighting. By day 0.5:
     on the fit's boards 0.45-0.6 made about as few per-colour mistakes (0.5 also keeps
     a flat green LED pool on a team-renderer fixture out; an artwork blob reported as a
@@ -97,6 +99,7 @@ class PawnConfig:
     calibrated_hue_tolerance: int = 12
     light_sigma: float = 0.5
     relit_lightness_weight: float = 2.0
+    lean_from_nadir: bool = True
     weights: tuple[float, ...] = PAWN_WEIGHTS
     hue_ranges: Mapping[Color, tuple[tuple[int, int], ...]] = field(default_factory=lambda: dict(HUE_RANGES))
 

@@ -54,9 +54,11 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    ``min_confidence``; at night above ``night_min_confidence`` ("report a pawn
    only when really seen": the referee tracks pawns in the dark).
 
-A pawn leans away from the camera's nadir, so it is assigned to the square of
-its *base*: the blob's end nearest the camera point, moved in by the foot's
-radius.
+A pawn leans away from the camera's *nadir* (the board point below the camera,
+recovered from the board's homography: :mod:`vision.pawn_geometry`; not the image
+centre, which for a tilted camera lies on the far side of many pawns), so it is
+assigned to the square of its *base*: the blob's end nearest the nadir, moved in
+by the foot's radius; its elongation is measured along that line.
 
 Uncalibrated hue ranges work for the four colours; calibration narrows them.
 ``calibration.json`` schema (all optional)::
