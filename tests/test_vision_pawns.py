@@ -228,34 +228,78 @@ def test_light_map_recovers_a_ramp_from_the_reference_material() -> None:
 
 def test_the_refit_keeps_each_weight_within_its_physical_sign() -> None:
     """tests/support/fit_pawns.py: a feature whose sign is fixed cannot learn the opposite from the data."""
-    from tests.support.fit_pawns import SIGNS, fit
+    from tests.support.fit_pawns import SIGNS, fit, knots_of
 
     rng = np.random.default_rng(3)
     n = 600
     x = rng.normal(0.0, 1.0, (n, len(FEATURES)))
     y = x[:, FEATURES.index("smooth_range")] - 2.0 * x[:, FEATURES.index("glint")] > 0  # glint "against" here
-    weights = fit(x, y, l2=0.001)
-    assert len(weights) == len(FEATURES) + 1
-    assert weights[FEATURES.index("smooth_range")] > 0
-    assert weights[FEATURES.index("glint")] == 0.0  # bounded at >= 0: it may not speak against a pawn
-    assert all(weights[i] == 0.0 for i, name in enumerate(FEATURES) if SIGNS[name] == 0)
-    assert all(weights[i] <= 0.0 for i, name in enumerate(FEATURES) if SIGNS[name] == -1)
+    for knots in (None, knots_of(x, y)):
+        terms = fit(x, y, l2=0.001, knots=knots).as_terms()
+        assert max(terms["smooth_range"][1]) > 0
+        assert "glint" not in terms  # bounded at >= 0: it may not speak against a pawn
+        assert not any(SIGNS[name] == 0 for name in terms)
+        assert all(max(slopes) <= 0.0 for name, (_, slopes) in terms.items() if SIGNS[name] == -1)
+        assert all(min(slopes) >= 0.0 for name, (_, slopes) in terms.items() if SIGNS[name] == +1)
+
+
+def test_the_segmented_model_is_monotone_and_its_two_paths_agree() -> None:
+    """Each term only rises (or only falls) with its feature; the per-blob and the batch logits are the same."""
+    from vision.pawn_model import PAWN_MODEL, PawnModel
+
+    rng = np.random.default_rng(5)
+    rows = rng.uniform(-1.0, 3.0, (200, len(FEATURES)))
+    batch = PAWN_MODEL.columns(rows) @ np.asarray(PAWN_MODEL.weights[:-1]) + PAWN_MODEL.weights[-1]
+    assert np.allclose(batch, [PAWN_MODEL.logit(row) for row in rows])
+    for i, name in enumerate(FEATURES):
+        values = [PAWN_MODEL.term(i, x) for x in np.linspace(-1.0, 3.0, 81)]
+        steps = np.diff(values)
+        assert np.all(steps >= -1e-12) or np.all(steps <= 1e-12), name
+    assert PawnModel.from_terms(PAWN_MODEL.as_terms(), PAWN_MODEL.weights[-1]) == PAWN_MODEL
+    with pytest.raises(ValueError):
+        PawnModel.from_terms({"no_such_feature": ((), (1.0,))}, 0.0)
 
 
 def test_a_blob_unlike_the_pawn_sets_size_is_marked() -> None:
     """The four pawns are one set: a blob far from the sure blobs' median size gets a deviation, they do not."""
-    from vision.pawn_model import SET_TOLERANCE, set_size_deviation
+    from vision.pawn_model import SET_TOLERANCE, PawnModel, set_size_deviation
 
     area = FEATURES.index("log_area")
-    sure = [0.0] * len(FEATURES) + [10.0]  # every blob sure without the size term
+    sure = PawnModel.linear([0.0] * len(FEATURES) + [10.0])  # every blob sure without the size term
     rows = [[0.0] * len(FEATURES) for _ in range(4)]
     for row, log_area in zip(rows, (0.0, 0.05, -0.05, 1.0), strict=True):
         row[area] = log_area
     devs = set_size_deviation(rows, sure)
     assert devs[:3] == [0.0, 0.0, 0.0]
     assert devs[3] == pytest.approx(1.0 - 0.025 - SET_TOLERANCE)  # the set: the median of all four sure blobs
-    unsure = [0.0] * len(FEATURES) + [-10.0]  # no sure blob: no set, no deviation
+    unsure = PawnModel.linear([0.0] * len(FEATURES) + [-10.0])  # no sure blob: no set, no deviation
     assert set_size_deviation(rows, unsure) == [0.0] * 4
+
+
+def test_the_camera_nadir_is_recovered_from_the_boards_homography() -> None:
+    """A camera placed over the board (focal, position known): the board's corners alone give back where it stands."""
+    from vision.pawn_geometry import camera_position, nadir
+
+    t, m, side = 48, 12, 360
+    focal, width, height = 1400.0, 1640, 1232
+    for cam in ((100.0, -250.0, 800.0), (300.0, 200.0, 600.0), (-80.0, 500.0, 1500.0)):
+        centre = np.array(cam)
+        look = np.array([side / 2.0, side / 2.0, 0.0]) - centre  # looking at the board's middle
+        z = look / np.linalg.norm(look)
+        x = np.cross([0.0, 1.0, 0.0], z)
+        x /= np.linalg.norm(x)
+        rot = np.stack([x, np.cross(z, x), z])  # world -> camera
+        k = np.array([[focal, 0, width / 2.0], [0, focal, height / 2.0], [0, 0, 1]])
+        board_to_image = k @ np.column_stack([rot[:, 0], rot[:, 1], -rot @ centre])
+        rect = Rectified(
+            np.zeros((side, side, 3), np.uint8), t, m, np.linalg.inv(board_to_image), np.zeros((4, 2)), (height, width)
+        )
+        found = camera_position(rect)
+        assert found is not None
+        assert np.allclose(found, (cam[0], cam[1], -cam[2]) if cam[2] < 0 else cam, rtol=1e-6, atol=1e-6)
+        assert np.allclose(nadir(rect, np.zeros(2)), cam[:2])
+    flat = Rectified(np.zeros((side, side, 3), np.uint8), t, m, np.eye(3), np.zeros((4, 2)))
+    assert np.array_equal(nadir(flat, np.array([1.0, 2.0])), [1.0, 2.0])  # no photo size: the fallback
 
 
 def test_a_printed_ring_is_a_stroke_not_a_body() -> None:

@@ -20,6 +20,7 @@ from companion.observation import TileReading
 from vision.occlusion import shade_invariant
 from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import THICKNESS, WIDTH, features
+from vision.pawn_geometry import nadir
 from vision.pawn_light import light_map, relit
 from vision.pawn_model import PawnConfig
 from vision.rectify import Rectified
@@ -132,7 +133,7 @@ def candidates(
 ) -> list[Candidate]:
     """Every blob of a pawn colour in the tile area, with its features (see module doc).
 
-    With ``min_confidence``, blobs the model (``config.weights``) cannot score that
+    With ``min_confidence``, blobs the model (``config.model``) cannot score that
     high are left out early (:func:`vision.pawn_features.features`' ``floor``).
     """
     cfg = config or PawnConfig()
@@ -163,9 +164,11 @@ def candidates(
     cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
     if cam.shape != (2,) or not np.all(np.isfinite(cam)):
         cam = np.array([rect.size / 2.0] * 2)
+    if cfg.lean_from_nadir:
+        cam = nadir(rect, cam)  # pawns lean away from the point below the camera, not from where it looks
     k = max(3, round(t / 16)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    floor = None if min_confidence is None else (cfg.weights, min_confidence)
+    floor = None if min_confidence is None else (cfg.model, min_confidence)
     out: list[Candidate] = []
     for color, mask in masks.items():
         labels, stats = _components(mask, kernel, k)
@@ -251,6 +254,8 @@ def _drop_artwork(
             continue
         mu, inv = gauss
         d = values - mu
+        if cfg.shade_is_artwork and light is not None:
+            d[2] = np.maximum(d[2], 0.0)  # the material in a shadow (a pawn's cast shadow) is still the material
         artwork |= where & (_mahalanobis2(d, inv) < cfg.wall_distance2)
     drop = np.zeros(wall.shape, dtype=bool)
     drop[ys[artwork], xs[artwork]] = True

@@ -13,11 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.rectify import Rectified
+
+if TYPE_CHECKING:
+    from vision.pawn_model import PawnModel
 
 FEATURES: tuple[str, ...] = (
     "log_area", "log_area_small", "log_area_large", "fill", "extent", "saturation", "inner_cv", "inner_range",
@@ -30,7 +34,7 @@ THICKNESS = FEATURES.index("thickness")
 _SHADOW, _RING, _MARKS = (FEATURES.index(n) for n in ("shadow", "ring_level", "marks"))
 #: The ranges of the features computed last (shadow and ring level are clipped to them;
 #: marks only grow from 0), for the best case of a blob before they are computed.
-_LATE_RANGES = ((_SHADOW, 0.0, 1.0), (_RING, 0.0, 3.0), (_MARKS, 0.0, math.inf))
+_LATE_RANGES = ((_SHADOW, 0.0, 1.0), (_RING, 0.0, 3.0), (_MARKS, 0.0, 1e9))
 
 
 def features(
@@ -41,15 +45,15 @@ def features(
     cam: np.ndarray,
     rect: Rectified,
     value: np.ndarray | None = None,
-    floor: tuple[Sequence[float], float] | None = None,
+    floor: tuple[PawnModel, float] | None = None,
     light: np.ndarray | None = None,
 ) -> tuple[tuple[float, ...], tuple[float, float]] | None:
     """The blob's features (:data:`FEATURES`) and its base (rectified pixels).
 
-    With ``floor`` (logistic weights then bias, and a decision threshold as a
-    probability) a blob that cannot reach the threshold is given up (None) before its
-    costliest features - its surroundings and enclosed marks - are computed: their
-    weights' best case over their ranges is added instead. The same decisions.
+    With ``floor`` (the pawn model and a decision threshold as a probability) a blob
+    that cannot reach the threshold is given up (None) before its costliest features -
+    its surroundings and enclosed marks - are computed: their terms' best case over
+    their ranges is added instead. The same decisions.
 
     ``value`` is the brightness with the board's ``light`` divided out
     (:mod:`vision.pawn_light`, float, not clipped: a bright pawn in a dim corner keeps
@@ -155,14 +159,16 @@ def _cv(values: np.ndarray) -> float:
     return math.sqrt(float(d @ d) / len(values)) / max(1.0, mean)
 
 
-def _best_case(partial: Sequence[float], weights: Sequence[float], threshold: float) -> float:
-    """The highest logit the blob can reach over the late features' ranges, minus the threshold's logit."""
-    z = float(np.dot(weights[: len(partial)], partial)) + weights[-1]
+def _best_case(partial: list[float], model: PawnModel, threshold: float) -> float:
+    """The highest logit the blob can reach over the late features' ranges, minus the threshold's logit.
+
+    Each term is monotone, so its best is at the end of the range its slopes point to.
+    """
+    row = list(partial)
     for i, lo, hi in _LATE_RANGES:
-        w = weights[i]
-        z += w * (hi if w > 0 else lo) if w else 0.0
+        row[i] = hi if model.slope_sign(i) > 0 else lo
     p = min(max(threshold, 1e-12), 1 - 1e-12)
-    return z - math.log(p / (1 - p))
+    return model.logit(row) - math.log(p / (1 - p))
 
 
 def _enclosed(blob: np.ndarray) -> np.ndarray:

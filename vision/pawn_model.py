@@ -1,7 +1,7 @@
 """The pawn decision: thresholds and the logistic model over the blob features.
 
-The weights were fitted on blobs of boards from two independent renderers, each
-weight's sign fixed by the physics its feature describes (see :mod:`vision.pawns`).
+The model was fitted on blobs of boards from three independent renderers, each
+term's direction fixed by the physics its feature describes (see :mod:`vision.pawns`).
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import pairwise
 
 import numpy as np
 
@@ -16,16 +18,139 @@ from companion.board import Color
 from vision.pawn_colour import HUE_RANGES
 from vision.pawn_features import FEATURES
 
-#: Logistic weights over :data:`FEATURES` (then the bias), standardisation folded in.
-#: Fitted by ``python -m tests.support.fit_pawns --l2 0.0005`` (signs bounded there, see
-#: its ``SIGNS``) on the day blobs of 160 team-renderer, 160 held-out-renderer and 160
-#: third-renderer boards (seeds 951000+, 955000+; 950000+, 954000+; 985100+, 985300+),
-#: brightness as the channels' mean relit by the board's light, strokes gated out
-#: (``min_thickness``).
-PAWN_WEIGHTS: tuple[float, ...] = (
-    0, 0.9925, -0.1555, -9.204, 0, 0, -0.4009, 0, -4.379, 1.054, 1.527, 0, 16.38, 1.882, 1.563, 0, -4.015, 11.08,
-    3.497, 0, -2.252, 0, -12.63,
-)  # fmt: skip
+
+@dataclass(frozen=True)
+class PawnModel:
+    """A monotone additive logistic model: per feature a piecewise-linear term, summed, then the logistic.
+
+    Feature ``i``'s term is linear between its ``knots[i]`` (none: one straight line)
+    with one slope per segment, all of the sign its physics allows (see
+    ``tests/support/fit_pawns.py``), so each term only ever rises (or only ever falls)
+    with its feature: a feature still says only what it means, but it may say it up
+    to a point and no further. A straight line extrapolates: artwork with more
+    "shading" than any pawn has (a light pool's wide gradient, a print's two tones)
+    scored higher the further it was from a pawn. Fitted on the same blobs, the
+    segmented model saturates where pawns stop (smooth shading, solidity, thickness
+    matter up to a little above what every pawn has).
+
+    ``weights`` are the segments' slopes, feature by feature, then the bias.
+    """
+
+    knots: tuple[tuple[float, ...], ...]
+    weights: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.knots) != len(FEATURES) or len(self.weights) != self.size + 1:
+            raise ValueError(f"a pawn model needs knots per feature and {self.size + 1} weights")
+
+    @property
+    def size(self) -> int:
+        """Number of segments (weights without the bias)."""
+        return sum(len(k) + 1 for k in self.knots)
+
+    @classmethod
+    def linear(cls, weights: Sequence[float]) -> PawnModel:
+        """A plain linear logistic model (one segment per feature)."""
+        return cls(tuple(() for _ in FEATURES), tuple(float(w) for w in weights))
+
+    @classmethod
+    def from_terms(cls, terms: Mapping[str, tuple[tuple[float, ...], tuple[float, ...]]], bias: float) -> PawnModel:
+        """A model from ``{feature: (knots, slopes)}`` (features left out add nothing) and the bias."""
+        unknown = set(terms) - set(FEATURES)
+        if unknown:
+            raise ValueError(f"unknown pawn features {sorted(unknown)}")
+        knots = tuple(tuple(terms[name][0]) if name in terms else () for name in FEATURES)
+        slopes = [s for name in FEATURES for s in (terms[name][1] if name in terms else (0.0,))]
+        return cls(knots, (*slopes, float(bias)))
+
+    def as_terms(self) -> dict[str, tuple[tuple[float, ...], tuple[float, ...]]]:
+        """``{feature: (knots, slopes)}`` of the features that add something (the inverse of :meth:`from_terms`)."""
+        return {FEATURES[i]: (knots, slopes) for i, knots, slopes in self._terms}
+
+    @cached_property
+    def _terms(self) -> tuple[tuple[int, tuple[float, ...], tuple[float, ...]], ...]:
+        """(feature, knots, slopes) of the features with a non-zero slope (the others add nothing)."""
+        out, at = [], 0
+        for i, knots in enumerate(self.knots):
+            slopes = tuple(self.weights[at : at + len(knots) + 1])
+            at += len(knots) + 1
+            if any(slopes):
+                out.append((i, knots, slopes))
+        return tuple(out)
+
+    def term(self, i: int, x: float) -> float:
+        """Feature ``i``'s contribution to the logit at value ``x``."""
+        for j, knots, slopes in self._terms:
+            if j == i:
+                return _segments(x, knots, slopes)
+        return 0.0
+
+    def slope_sign(self, i: int) -> int:
+        """+1 if feature ``i``'s term rises with it, -1 if it falls, 0 if it adds nothing."""
+        for j, _, slopes in self._terms:
+            if j == i:
+                return 1 if max(slopes) > 0 else -1
+        return 0
+
+    def logit(self, row: Sequence[float]) -> float:
+        """The logit of one blob (plain Python: called once per blob, where numpy's overhead dominates)."""
+        z = self.weights[-1]
+        for i, knots, slopes in self._terms:
+            z += _segments(float(row[i]), knots, slopes)
+        return z
+
+    def columns(self, rows: np.ndarray) -> np.ndarray:
+        """The segment values of many blobs ((n, features) -> (n, segments)), for fitting."""
+        rows = np.atleast_2d(np.asarray(rows, dtype=np.float64))
+        out = []
+        for i, knots in enumerate(self.knots):
+            x = rows[:, i]
+            if not knots:
+                out.append(x)
+                continue
+            out.append(np.minimum(x, knots[0]))
+            out.extend(np.clip(x, a, b) for a, b in pairwise(knots))
+            out.append(np.maximum(x, knots[-1]))
+        return np.column_stack(out)
+
+
+def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> float:
+    """sum of slope_j * (x clipped to segment j) over the segments the knots bound."""
+    if not knots:
+        return slopes[0] * x
+    z = slopes[0] * min(x, knots[0]) + slopes[-1] * max(x, knots[-1])
+    for j in range(1, len(knots)):
+        z += slopes[j] * min(max(x, knots[j - 1]), knots[j])
+    return z
+
+
+#: The pawn model (:class:`PawnModel`): knots at the 25th and 75th percentile of the
+#: pawn blobs' values. Fitted by ``python -m tests.support.fit_pawns --l2 0.002 --per-folder``
+#: (slopes' signs bounded there, see its ``SIGNS``) on the day blobs of 160 team-renderer,
+#: 160 held-out-renderer and 160 third-renderer boards (seeds 951000+, 955000+; 950000+,
+#: 954000+; 985100+, 985300+), pawns leaning away from the camera's nadir.
+PAWN_MODEL = PawnModel.from_terms(
+    {
+        "log_area_small": ((-0.2434, 0.0), (1.006, 0.9324, 0.0)),
+        "log_area_large": ((0.0, 0.1678), (0.0, 0.0, -0.7127)),
+        "fill": ((0.6713, 0.7578), (-3.904, -5.142, 0.0)),
+        "saturation": ((0.683, 0.8199), (0.0, 1.652, 4.048)),
+        "inner_cv": ((0.1335, 0.2474), (0.0, -5.286, 0.0)),
+        "inner_range": ((0.2848, 0.472), (0.0, -1.511, -1.407)),
+        "value_cv": ((0.1939, 0.3045), (-3.942, -6.083, -11.08)),
+        "dark_share": ((0.1195, 0.458), (4.758, 3.455, 0.0)),
+        "glint": ((0.0, 0.5973), (0.0, 2.466, 0.0)),
+        "solidity": ((0.9186, 0.9594), (9.616, 0.0, 0.0)),
+        "elongation": ((1.0302, 1.3585), (0.0, 6.162, 0.624)),
+        "shadow": ((0.4857, 0.7069), (3.694, 0.5877, 0.0)),
+        "marks": ((0.0,), (0.0, -2.027)),
+        "smooth_range": ((0.2215, 0.4263), (9.373, 0.0, 4.051)),
+        "surface": ((0.3304, 0.7108), (10.8, 2.386, 0.0)),
+        "size_deviation": ((), (-1.487,)),
+        "thickness": ((0.1373, 0.2039), (14.84, 0.0, 0.0)),
+    },
+    bias=-16.85,
+)
 
 _LOG_AREA = FEATURES.index("log_area")
 _SIZE = FEATURES.index("size_deviation")
@@ -42,8 +167,11 @@ class PawnConfig:
     """Pawn thresholds.
 
     ``min_saturation``/``min_value``: a candidate pixel is clearly coloured and lit.
-    ``min_area``: blobs smaller than this (tile areas) are noise or print, not pawns
-    (no pawn blob of the ~1000 rendered ones measured was under 0.06).
+    ``min_area``: blobs smaller than this (tile areas) are noise or print, not pawns.
+    0.035: the held-out renderer's small pawns on a small or far board, a pawn in a
+    pile or lying down make blobs of 0.036-0.05 (21 of 26 held-out pawns without a
+    candidate on three test sets stopped at 0.05); smaller blobs are left to the
+    model's size terms.
     ``max_area``/``max_extent``: blobs larger (tile areas) or longer (tiles) are artwork
     (a frame, a wall run), not a pawn, even a leaning one; ``min_fill``: blobs filling
     less of their bounding box are curves or rings; ``min_width``: blobs narrower (tiles,
@@ -69,6 +197,12 @@ class PawnConfig:
     on a blue corridor differs in lightness and shading, not in chromaticity): 0.2 vs
     1.0/2.0/4.0 on the fit's blobs: held-out dev 107/128 vs 107-109, team dev 100/110
     vs 104-105/109.
+    ``shade_is_artwork``: a pixel of the artwork's chromaticity that is only *darker*
+    than the material (relit) is the material in a shadow - above all the pawn's own
+    cast shadow, which otherwise joined its blob (a yellow pawn's shadow on an orange
+    wall made its blob twice the set's size, and a printed hexagon beat it).
+    ``lean_from_nadir``: pawns lean away from the camera's nadir
+    (:mod:`vision.pawn_geometry`), else from the image centre (the former behaviour).
     ``min_confidence``/``night_min_confidence``: report thresholds by lighting. By day 0.5:
     on the fit's boards 0.45-0.6 made about as few per-colour mistakes (0.5 also keeps
     a flat green LED pool on a team-renderer fixture out; an artwork blob reported as a
@@ -76,12 +210,12 @@ class PawnConfig:
     0.995: on 40 rendered nights of both renderers the colours of dark pawns hardly made
     a blob (the one that did scored 0.05) while glowing or lit artwork blobs scored up
     to 0.992 - in the dark a pawn is reported only when it is unmistakable.
-    ``weights``: the logistic model (see module doc).
+    ``model``: the logistic model (see :class:`PawnModel`).
     """
 
     min_saturation: int = 90
     min_value: int = 40
-    min_area: float = 0.05
+    min_area: float = 0.035
     max_area: float = 1.2
     min_width: float = 0.15
     min_thickness: float = 0.05
@@ -97,18 +231,19 @@ class PawnConfig:
     calibrated_hue_tolerance: int = 12
     light_sigma: float = 0.5
     relit_lightness_weight: float = 2.0
-    weights: tuple[float, ...] = PAWN_WEIGHTS
+    shade_is_artwork: bool = True
+    lean_from_nadir: bool = True
+    model: PawnModel = PAWN_MODEL
     hue_ranges: Mapping[Color, tuple[tuple[int, int], ...]] = field(default_factory=lambda: dict(HUE_RANGES))
 
 
-def confidence(features: Sequence[float], weights: Sequence[float] = PAWN_WEIGHTS) -> float:
-    """The logistic model's probability that a blob is a pawn."""
-    z = float(np.dot(np.asarray(features, dtype=np.float64), np.asarray(weights[:-1], dtype=np.float64)))
-    z += float(weights[-1])
+def confidence(features: Sequence[float], model: PawnModel = PAWN_MODEL) -> float:
+    """The model's probability that a blob is a pawn."""
+    z = model.logit(features)
     return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0)))
 
 
-def set_size_deviation(rows: Sequence[Sequence[float]], weights: Sequence[float] = PAWN_WEIGHTS) -> list[float]:
+def set_size_deviation(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL) -> list[float]:
     """Per blob: how far its size is from the size of this board's pawn set (|log area ratio|, 0..2).
 
     The four pawns are one set - the same piece in four colours - so on one board they
@@ -119,20 +254,22 @@ def set_size_deviation(rows: Sequence[Sequence[float]], weights: Sequence[float]
     without this term (:data:`SET_SURE`); with fewer than two there is no set, and no
     deviation.
     """
-    w = np.asarray(weights[:-1], dtype=np.float64)
-    w[_SIZE] = 0.0
     sure_logit = math.log(SET_SURE / (1 - SET_SURE))
-    areas = [float(row[_LOG_AREA]) for row in rows if float(np.dot(w, row)) + weights[-1] >= sure_logit]
+    areas = [
+        float(row[_LOG_AREA]) for row in rows if model.logit(row) - model.term(_SIZE, float(row[_SIZE])) >= sure_logit
+    ]
     if len(areas) < 2:
         return [0.0] * len(rows)
     ref = float(np.median(areas))
     return [min(max(abs(float(row[_LOG_AREA]) - ref) - SET_TOLERANCE, 0.0), 2.0) for row in rows]
 
 
-def with_set_size(rows: Sequence[Sequence[float]], weights: Sequence[float] = PAWN_WEIGHTS) -> list[tuple[float, ...]]:
+def with_set_size(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL) -> list[tuple[float, ...]]:
     """``rows`` with their ``size_deviation`` filled in (see :func:`set_size_deviation`)."""
-    devs = set_size_deviation(rows, weights)
+    devs = set_size_deviation(rows, model)
     return [(*row[:_SIZE], dev, *row[_SIZE + 1 :]) for row, dev in zip(rows, devs, strict=True)]
 
 
-__all__ = ["FEATURES", "PAWN_WEIGHTS", "PawnConfig", "confidence", "set_size_deviation", "with_set_size"]
+__all__ = [
+    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "confidence", "set_size_deviation", "with_set_size",
+]  # fmt: skip

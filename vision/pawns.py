@@ -20,7 +20,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    with the board's light divided out (:mod:`vision.pawn_light`), so a pawn of the
    artwork's own colour still differs by its shading and highlights. A green pawn
    on a green hedge then no longer merges with the hedge, yet keeps its highlights,
-   its shaded side, and everything standing over the corridor.
+   and everything standing over the corridor. Only *brighter* than the material
+   counts as different: darker is the material in a shadow (the pawn's own cast
+   shadow, which otherwise joined its blob).
 2. **Evidence.** Each connected blob is described by edition-free facts of a
    raised, lit solid: its size and compactness (a pawn's foot is ~0.4 tile
    across), saturation, *shading* — a round body facing a light has a lit and a
@@ -37,11 +39,15 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    the blob (a picture's eyes and spots; a pawn's top is one body, its only holes
    bright glints). Blobs thinner than ``min_width`` are lines of artwork, blobs
    whose widest inscribed disc is under ``min_thickness`` strokes (a printed ring).
-3. **Decision.** A logistic score over those features (:data:`PAWN_WEIGHTS`)
-   gives a confidence. It was fitted (``tests/support/fit_pawns.py``) on ~5400
+3. **Decision.** A logistic score over those features (:data:`PAWN_MODEL`)
+   gives a confidence. Each feature's term is monotone and piecewise linear (bent
+   at the quartiles of the pawns' values, :class:`vision.pawn_model.PawnModel`): a
+   feature says only what it means, and may stop saying more where pawns stop (a
+   light pool's or a two-tone print's "shading" beyond any pawn's no longer adds).
+   It was fitted (``tests/support/fit_pawns.py``) on ~5400
    blobs of 480 boards from three independent renderers (the team's looks, a
    held-out renderer and a third, with other artwork, pawn shapes and lighting), with each
-   weight's sign bounded by the physics above (more smooth shading, glint, shadow,
+   slope's sign bounded by the physics above (more smooth shading, glint, shadow,
    lean, solidity count *for* a pawn; marks, raw brightness spread the smooth
    field does not explain, and box-filling lattice-aligned shapes *against*), so a
    feature can only say what it means. (A thin dark outline all round was tried as
@@ -54,9 +60,11 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    ``min_confidence``; at night above ``night_min_confidence`` ("report a pawn
    only when really seen": the referee tracks pawns in the dark).
 
-A pawn leans away from the camera's nadir, so it is assigned to the square of
-its *base*: the blob's end nearest the camera point, moved in by the foot's
-radius.
+A pawn leans away from the camera's *nadir* (the board point below the camera,
+recovered from the board's homography: :mod:`vision.pawn_geometry`; not the image
+centre, which for a tilted camera lies on the far side of many pawns), so it is
+assigned to the square of its *base*: the blob's end nearest the nadir, moved in
+by the foot's radius; its elongation is measured along that line.
 
 Uncalibrated hue ranges work for the four colours; calibration narrows them.
 ``calibration.json`` schema (all optional)::
@@ -81,14 +89,14 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import FEATURES, group_medians, median, percentiles
-from vision.pawn_model import PAWN_WEIGHTS, PawnConfig, confidence, with_set_size
+from vision.pawn_model import PAWN_MODEL, PawnConfig, PawnModel, confidence, with_set_size
 from vision.rectify import Rectified
 
 # Kept under their former private names for the tests written against the single module.
 _group_medians, _median, _percentiles = group_medians, median, percentiles
 
 __all__ = [
-    "FEATURES", "HUE_RANGES", "PAWN_WEIGHTS", "Candidate", "ColourModel", "PawnConfig", "PawnDetection",
+    "FEATURES", "HUE_RANGES", "PAWN_MODEL", "Candidate", "ColourModel", "PawnConfig", "PawnDetection", "PawnModel",
     "candidates", "confidence", "covered_squares", "erase", "find_pawns", "learn_colour_model", "zones",
 ]  # fmt: skip
 
@@ -145,9 +153,9 @@ def find_pawns(
     threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
     best: dict[Color, tuple[float, Candidate]] = {}
     found = candidates(rect, tiles, cfg, model, camera, min_confidence=threshold)
-    rows = with_set_size([cand.features for cand in found], cfg.weights)
+    rows = with_set_size([cand.features for cand in found], cfg.model)
     for cand, row in zip(found, rows, strict=True):
-        p = confidence(row, cfg.weights)
+        p = confidence(row, cfg.model)
         if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
             best[cand.color] = (p, cand)
     t, m = rect.tile_px, rect.margin_px

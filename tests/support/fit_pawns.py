@@ -7,12 +7,14 @@ Usage (from the repo root)::
 Every candidate blob of every image is described with the label's own corners (so a
 locate error cannot mislabel a blob), and labelled a pawn when its colour is in the
 label and its box touches the labelled square. A logistic model is fitted on the
-standardised features with an L2 penalty and each weight's sign bounded by
-:data:`SIGNS` (the physics each feature describes: shading, glint, shadow, solidity
-speak *for* a pawn; enclosed marks *against*; features that describe one renderer's
-artwork rather than a pawn get no weight). The weights, standardisation folded in,
-are printed ready to paste into ``vision/pawn_model.py``, with the per-folder pawn
-accuracy of the decisions they make (scored like ``vision.evaluate``).
+standardised segments of each feature (:class:`vision.pawn_model.PawnModel`: linear
+between knots at :data:`KNOT_PERCENTILES` of the pawn blobs' values) with an L2
+penalty and each slope's sign bounded by :data:`SIGNS` (the physics each feature
+describes: shading, glint, shadow, solidity speak *for* a pawn; enclosed marks
+*against*; features that describe one renderer's artwork rather than a pawn get no
+weight), so every feature's term is monotone. The model, standardisation folded in,
+is printed ready to paste into ``vision/pawn_model.py``, with the per-folder pawn
+accuracy of the decisions it makes (scored like ``vision.evaluate``).
 
 Use folders of BOTH renderers (``companion render-photos`` and
 ``tests.support.holdout_render``) so the model learns what a pawn is, not one look.
@@ -32,7 +34,7 @@ import numpy as np
 
 from vision.dataset import iter_decoded, load_folder
 from vision.pawn_candidates import candidates
-from vision.pawn_model import FEATURES, PawnConfig, set_size_deviation
+from vision.pawn_model import FEATURES, PawnConfig, PawnModel, set_size_deviation
 from vision.reader import ReaderConfig, normalise_frame
 from vision.rectify import rectify
 from vision.tiles import read_tiles
@@ -64,6 +66,26 @@ SIGNS: dict[str, int | None] = {
     "size_deviation": -1,  # the four pawns are one set: as large as each other
     "thickness": +1,  # a raised body is solid; a ring, an outline, a wall's edge is a thin stroke
 }
+
+#: Knots of each feature's term: these percentiles of the pawn blobs' values (a term may
+#: bend where pawns are rare, e.g. stop rising above the shading nearly every pawn has).
+KNOT_PERCENTILES: tuple[float, ...] = (25.0, 75.0)
+#: Terms kept straight: the set-size deviation is 0 for nearly every pawn (no knots to place).
+LINEAR: frozenset[str] = frozenset({"size_deviation"})
+
+
+def knots_of(
+    x: np.ndarray, y: np.ndarray, percentiles: Sequence[float] = KNOT_PERCENTILES, straight: frozenset[str] = LINEAR
+) -> tuple:
+    """Per feature the knots of its term: percentiles of the pawn blobs' values (none if the feature has no say)."""
+    pos = x[y]
+    out: list[tuple[float, ...]] = []
+    for i, name in enumerate(FEATURES):
+        if SIGNS.get(name) == 0 or name in straight or len(pos) == 0 or not percentiles:
+            out.append(())
+            continue
+        out.append(tuple(float(k) for k in np.unique(np.round(np.percentile(pos[:, i], list(percentiles)), 4))))
+    return tuple(out)
 
 
 def collect(folders: Sequence[str], config: PawnConfig) -> dict[str, np.ndarray]:
@@ -109,15 +131,31 @@ def collect(folders: Sequence[str], config: PawnConfig) -> dict[str, np.ndarray]
     }
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float = 0.02) -> tuple[float, ...]:
-    """Sign-bounded L2 logistic regression; returns raw-feature weights then the bias."""
-    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
-    z = (x - mu) / sd
+def fit(
+    x: np.ndarray, y: np.ndarray, l2: float = 0.02, knots: tuple | None = None, groups: np.ndarray | None = None
+) -> PawnModel:
+    """Sign-bounded L2 logistic regression over the features' segments (``knots``; none: linear).
+
+    Pawns and other blobs weigh half each; with ``groups`` (a folder index per blob) each
+    group's pawns and other blobs weigh the same too (no renderer outvotes another).
+    """
+    knots = knots if knots is not None else tuple(() for _ in FEATURES)
+    columns = PawnModel(knots, (0.0,) * (sum(len(k) + 1 for k in knots) + 1)).columns(x)
+    signs = [SIGNS.get(name) for name, k in zip(FEATURES, knots, strict=True) for _ in range(len(k) + 1)]
+    mu, sd = columns.mean(axis=0), columns.std(axis=0) + 1e-9
+    z = (columns - mu) / sd
     k = z.shape[1]
     # Balance the classes: pawns are a tenth of the blobs.
     wpos = 0.5 / max(1, int(y.sum()))
     wneg = 0.5 / max(1, int((~y).sum()))
     sample_w = np.where(y, wpos, wneg)
+    if groups is not None:
+        sample_w = np.zeros(len(y))
+        names = np.unique(groups)
+        for g in names:
+            for cls in (True, False):
+                sel = (groups == g) & (y == cls)
+                sample_w[sel] = 0.5 / len(names) / max(1, int(sel.sum()))
     target = y.astype(np.float64)
 
     def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
@@ -129,13 +167,13 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 0.02) -> tuple[float, ...]:
         grad = np.concatenate([z.T @ grad_s + 2 * l2 * w, [grad_s.sum()]])
         return -ll + l2 * float(w @ w), grad
 
-    lo = np.array([-np.inf if SIGNS.get(n) in (None, -1) else 0.0 for n in FEATURES] + [-np.inf])
-    hi = np.array([np.inf if SIGNS.get(n) in (None, 1) else 0.0 for n in FEATURES] + [np.inf])
+    lo = np.array([-np.inf if sign in (None, -1) else 0.0 for sign in signs] + [-np.inf])
+    hi = np.array([np.inf if sign in (None, 1) else 0.0 for sign in signs] + [np.inf])
     res_x = _projected_adam(loss, np.zeros(k + 1), lo, hi)
     w_std, b = res_x[:k], res_x[k]
     w_raw = w_std / sd
     bias = b - float((w_std * mu / sd).sum())
-    return tuple(float(f"{v:.4g}") for v in (*w_raw, bias))
+    return PawnModel(knots, tuple(float(f"{v:.4g}") for v in (*w_raw, bias)))
 
 
 def _projected_adam(
@@ -159,20 +197,19 @@ def _projected_adam(
     return theta
 
 
-def fill_set_size(data: dict[str, np.ndarray], weights: Sequence[float]) -> dict[str, np.ndarray]:
-    """Fill each image's ``size_deviation`` column as :func:`vision.pawns.find_pawns` does (in place)."""
+def fill_set_size(data: dict[str, np.ndarray], model: PawnModel | None) -> dict[str, np.ndarray]:
+    """Fill each image's ``size_deviation`` column as :func:`vision.pawns.find_pawns` does (in place; 0: no model)."""
     column = FEATURES.index("size_deviation")
     feats = data["features"]
     for image_id in np.unique(data["image"]):
         sel = np.flatnonzero(data["image"] == image_id)
-        feats[sel, column] = set_size_deviation(feats[sel].tolist(), weights) if any(weights) else 0.0
+        feats[sel, column] = set_size_deviation(feats[sel].tolist(), model) if model is not None else 0.0
     return data
 
 
-def score(data: dict[str, np.ndarray], weights: Sequence[float], config: PawnConfig) -> dict[str, tuple[int, int]]:
+def score(data: dict[str, np.ndarray], model: PawnModel, config: PawnConfig) -> dict[str, tuple[int, int]]:
     """Per folder: pawns right and pawns counted, deciding like :func:`vision.pawns.find_pawns`."""
-    w = np.asarray(weights[:-1])
-    z = data["features"] @ w + weights[-1]
+    z = model.columns(data["features"]) @ np.asarray(model.weights[:-1]) + model.weights[-1]
     p = 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
     night_of = {int(i): bool(n) for i, n in zip(data["image"], data["night"], strict=True)}
     out: dict[str, list[int]] = {}
@@ -214,31 +251,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--test", nargs="*", default=[], help="folders only scored, not fitted on")
     ap.add_argument("--cache-dir", help="where to keep each folder's collected blobs")
     ap.add_argument("--l2", type=float, default=0.02)
+    ap.add_argument("--linear", dest="segments", action="store_false", help="one straight term per feature")
+    ap.add_argument("--knots", default=",".join(f"{q:g}" for q in KNOT_PERCENTILES), help="knot percentiles")
+    ap.add_argument("--straight", nargs="*", default=sorted(LINEAR), help="features whose term stays straight")
+    ap.add_argument("--per-folder", action="store_true", help="each training folder weighs the same")
+    ap.add_argument("--save", help="write the fitted model's terms and bias here (JSON)")
     ap.add_argument("--set", nargs="*", default=[], metavar="NAME=NUMBER", help="PawnConfig fields to try")
     args = ap.parse_args(argv)
     config = replace(PawnConfig(), **{k: float(v) for k, v in (item.split("=", 1) for item in args.set)})
     train = [blobs(f, config, args.cache_dir) for f in args.folders]
     y = np.concatenate([d["pawn"][~d["night"]] for d in train])
+    percentiles = [float(q) for q in args.knots.split(",") if q]
+    x_all = np.concatenate([d["features"][~d["night"]] for d in train])
+    groups = np.concatenate([np.full(int((~d["night"]).sum()), k) for k, d in enumerate(train)])
+    knots = knots_of(x_all, y, percentiles, frozenset(args.straight)) if args.segments else None
     # The set-size term depends on the model (which blobs are sure pawns without it):
-    # fit, fill it in with the weights so far, refit, a few times.
-    weights = tuple(0.0 for _ in range(len(FEATURES) + 1))
+    # fit, fill it in with the model so far, refit, a few times.
+    model: PawnModel | None = None
     for _ in range(4):
         for d in train:
-            fill_set_size(d, weights)
+            fill_set_size(d, model)
         x = np.concatenate([d["features"][~d["night"]] for d in train])
-        weights = fit(x, y, args.l2)
+        model = fit(x, y, args.l2, knots, groups if args.per_folder else None)
+    assert model is not None
     print(f"{int(y.sum())} pawn blobs of {len(y)} fitted (day images of {len(train)} folders)")
-    print("PAWN_WEIGHTS = (\n    " + ", ".join(f"{v:.4g}" for v in weights) + ",\n)")
-    for name, v in zip(FEATURES, weights, strict=False):
-        if v:
-            print(f"  {name:16s} {v:+.4g}")
-    fitted = replace(config, weights=weights)
+    print("PAWN_MODEL = PawnModel.from_terms(\n    {")
+    for name, (knots_i, slopes) in model.as_terms().items():
+        print(f'        "{name}": ({knots_i!r}, {slopes!r}),')
+    print(f"    }},\n    bias={model.weights[-1]!r},\n)")
+    fitted = replace(config, model=model)
+    if args.save:
+        Path(args.save).write_text(json.dumps({"terms": model.as_terms(), "bias": model.weights[-1]}))
     for kind, folders in (("train", args.folders), ("test", args.test)):
         for folder in folders:
-            data = fill_set_size(blobs(folder, config, args.cache_dir), weights)
-            for name, (right, total) in score(data, weights, fitted).items():
+            data = fill_set_size(blobs(folder, config, args.cache_dir), model)
+            for name, (right, total) in score(data, model, fitted).items():
                 print(f"{kind} {name}: pawns {right}/{total} = {right / max(1, total):.3f}")
-    return 0 if math.isfinite(weights[-1]) else 1
+    return 0 if math.isfinite(model.weights[-1]) else 1
 
 
 if __name__ == "__main__":
