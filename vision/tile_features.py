@@ -110,6 +110,7 @@ class TilesConfig:
       same depth from the border as its box (corner-wide boxes), not the tile's corner boxes:
       a dark gap between displaced tiles or a seam along the border then darkens the
       reference as it darkens the side (at night, with dark corridors, it looked open).
+      The reader turns it on for night frames only (:func:`vision.tiles.tiles_for_lighting`).
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
@@ -136,7 +137,7 @@ class TilesConfig:
     board_share: float = 0.6
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
-    ends_at_depth: bool = True
+    ends_at_depth: bool = False
     local_sigma: float = 1.0
     local_prior: float = 4.0
 
@@ -247,10 +248,14 @@ def edge_features(
     ``shade_free`` also the shadow-invariant chroma (:func:`_shade_free_chroma`),
     first relative to the middle two of the tile's four corners, then relative
     to the two corners at that side's ends (F = 8, or 12 with ``shade_free``).
-    The tile reader uses all 12; the locator's grid refinement the plain 8.
+    The tile reader uses all 12; the locator's grid refinement the plain 8, against
+    the corner boxes as it was tuned (``ends_at_depth`` is the tile reader's only).
     ``lab``: the view already converted by :func:`lab_view`, when the caller has it.
     """
-    return band_features(rect, config or DEFAULT_CONFIG, view_integrals(rect, lab), shade_free)
+    cfg = config or DEFAULT_CONFIG
+    if not shade_free:
+        cfg = replace(cfg, ends_at_depth=False)
+    return band_features(rect, cfg, view_integrals(rect, lab), shade_free)
 
 
 #: Scale of the shade-free chroma features: a*/(L*+16) is about 0.1-0.5 for coloured board
