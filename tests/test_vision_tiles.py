@@ -11,7 +11,15 @@ import pytest
 from companion.board import FIXED_TILES, SIZE, Tile
 from vision.rectify import Rectified, rectify, rectify_homography
 from vision.render import random_scene
-from vision.tiles import GOOD_GRID_QUALITY, TilesConfig, decode, grid_quality, read_tiles, view_bands
+from vision.tiles import (
+    GOOD_GRID_QUALITY,
+    TilesConfig,
+    decode,
+    grid_quality,
+    read_tiles,
+    tiles_for_lighting,
+    view_bands,
+)
 
 
 @cache
@@ -461,3 +469,29 @@ def test_a_tile_whose_four_sides_look_closed_is_read_against_itself() -> None:
     assert (choose[1, 1] > 0).tolist() == [True, True, True, False]
     assert (choose[1, 3] > 0).tolist() == [True, True, False, False]
     assert np.array_equal(choose[2, 2], logit[2, 2])  # a tile with an open-looking side is left as it is
+
+
+def test_a_gap_along_a_tiles_border_does_not_open_its_side() -> None:
+    # Displaced tiles leave gaps along their borders; where the corridor is the darker surface
+    # a dark gap looks like corridor to the band hugging the border. Painted along the whole
+    # border of closed sides, it darkens the wall at that side's ends too, and the sides stay closed.
+    image, label = scene(12, "glow")  # glowing walls, dark corridors
+    rect = rectify(image, label["corners"], tile_px=48)
+    t, m = rect.tile_px, rect.margin_px
+    painted = rect.image.copy()
+    # the corridor's colour: the open east side of the fixed corner tile at (0, 0)
+    gap = rect.image[m + t // 2 - 3 : m + t // 2 + 3, m + t - 8 : m + t - 3].reshape(-1, 3).mean(axis=0)
+    closed = [(r, c) for r in range(1, SIZE - 1) for c in range(1, SIZE - 1)
+              if (r, c) not in FIXED_TILES and "W" not in truth(label)[r * SIZE + c]][:8]
+    assert len(closed) >= 5
+    for r, c in closed:
+        x0, y0, _, _ = rect.tile_box(r, c)
+        painted[y0 : y0 + t, x0 : x0 + 4] = gap
+    view = _with(rect, painted)
+
+    def west(cfg: TilesConfig) -> np.ndarray:
+        readings = read_tiles(view, cfg, exclude=pawn_squares(label))
+        return np.array([readings[r * SIZE + c].edges[3] for r, c in closed])
+
+    assert west(tiles_for_lighting(None, "night")).max() < 0.1
+    assert west(TilesConfig()).mean() > 0.3  # against the corner boxes (by day): in doubt

@@ -38,7 +38,7 @@ from vision import treasures as treasure_mod
 from vision.locate import BoardNotFoundError, locate_board
 from vision.markers import find_board_by_markers
 from vision.rectify import Lens, Rectified, rectify
-from vision.tiles import grid_quality, read_tiles, view_bands
+from vision.tiles import grid_quality, read_tiles, tiles_for_lighting, view_bands
 
 
 @dataclass(frozen=True)
@@ -178,6 +178,7 @@ class BoardReader:
         rect = rectify(image, corners, tile_px=cfg.tile_px, margin=cfg.margin, lens=lens)
         reading.rect = rect
         lighting = light_mod.decide(image, rect, cfg.night_level, cfg.night_median, grey)
+        tiles_cfg = tiles_for_lighting(cfg.tiles, lighting)
 
         def unreadable(reason: str) -> None:
             reading.observation = Observation.unreadable(reason, frame_corners, lighting)
@@ -186,8 +187,8 @@ class BoardReader:
             return unreadable("frame too blurred to read")
         centre = rect.to_rect([(image.shape[1] / 2.0, image.shape[0] / 2.0)])[0]
         # Each view's band features are computed once and shared by its tile read and grid quality.
-        first_bands = view_bands(rect, cfg.tiles)
-        first = read_tiles(rect, cfg.tiles, bands=first_bands)
+        first_bands = view_bands(rect, tiles_cfg)
+        first = read_tiles(rect, tiles_cfg, bands=first_bands)
         detections = pawn_mod.find_pawns(
             rect, first, cfg.pawns, self.colour_model, lighting=lighting, camera=centre
         )
@@ -196,10 +197,10 @@ class BoardReader:
         # Read the openings again with the pawns painted out (better than down-weighting their squares).
         erased = pawn_mod.erase(rect, detections)
         # No pawns: erased is rect. With pawns, what looked like a pawn stays out of the sides.
-        bands = view_bands(erased, cfg.tiles, first_bands.board) if detections else first_bands
-        tiles = read_tiles(erased, cfg.tiles, bands=bands, pawns_on=exclude) if detections else first
+        bands = view_bands(erased, tiles_cfg, first_bands.board) if detections else first_bands
+        tiles = read_tiles(erased, tiles_cfg, bands=bands, pawns_on=exclude) if detections else first
         # The grid quality is judged with the same tile settings (and features) as the tiles.
-        quality = float(grid_quality(erased, cfg.tiles, bands=bands))
+        quality = float(grid_quality(erased, tiles_cfg, bands=bands))
         reading.grid_quality = quality
         boxes = [d.box for d in detections]
         signals = occ.signals(rect, image.shape, tiles, quality, exclude, boxes, cfg.occlusion)

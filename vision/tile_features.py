@@ -4,9 +4,10 @@ Each sampled region is described by its mean Lab colour, its texture (the
 standard deviation of L) and its shade-free chroma (a* and b* over L* + 16,
 which a shadow leaves unchanged), *minus the same description of the tile's own
 corners*, twice: against the middle two of all four corners (robust to one
-corner hidden by a pawn or a picture's rim) and against the two corners at
-that side's ends (nearer, so a shadow band, a glare spot or a lamp's fall-off
-across the tile cancels better). That subtraction removes what a whole tile
+corner hidden by a pawn or a picture's rim) and against the wall at that side's
+two ends, as far from the border as the side's box (nearer, so a shadow band, a
+glare spot or a lamp's fall-off across the tile cancels better, and so does a
+seam or a gap between displaced tiles running along the border). That subtraction removes what a whole tile
 shares: uneven light, colour casts, the companion's LED spill on that square,
 the glow-in-the-dark tint at night.
 
@@ -105,6 +106,11 @@ class TilesConfig:
       sides: fixed tiles, then the sure ones), shrunk toward the board's by ``local_prior``
       sides' worth: light that is not uniform over the board (a glare spot flattening a
       region's contrast, a lamp's fall-off) shifts the classes there. 0: one pair for the board.
+    * ``ends_at_depth``: the second reference of each side is the wall at its two ends at the
+      same depth from the border as its box (corner-wide boxes), not the tile's corner boxes:
+      a dark gap between displaced tiles or a seam along the border then darkens the
+      reference as it darkens the side (at night, with dark corridors, it looked open).
+      The reader turns it on for night frames only (:func:`vision.tiles.tiles_for_lighting`).
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
@@ -131,6 +137,7 @@ class TilesConfig:
     board_share: float = 0.6
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
+    ends_at_depth: bool = False
     local_sigma: float = 1.0
     local_prior: float = 4.0
 
@@ -174,6 +181,26 @@ def _boxes(tile_px: int, cfg: TilesConfig) -> tuple[np.ndarray, np.ndarray]:
         ]
     )
     return corners, edges
+
+
+def _end_boxes(tile_px: int, cfg: TilesConfig) -> np.ndarray:
+    """Per side (N, E, S, W), the two corner-wide boxes at its ends at the edge box's depth: (4, 2, 4)."""
+    t = float(tile_px)
+
+    def px(f: float) -> int:
+        return round(f * t)
+
+    lo, hi = px(cfg.corner_lo), max(px(cfg.corner_hi), px(cfg.corner_lo) + 1)
+    e0, e1 = px(cfg.edge_lo), max(px(cfg.edge_hi), px(cfg.edge_lo) + 1)
+    first, last = (lo, hi), (tile_px - hi, tile_px - lo)
+    return np.array(
+        [
+            [(a, e0, b, e1) for a, b in (first, last)],  # N: TL, TR
+            [(tile_px - e1, a, tile_px - e0, b) for a, b in (first, last)],  # E: TR, BR
+            [(a, tile_px - e1, b, tile_px - e0) for a, b in (last, first)],  # S: BR, BL
+            [(e0, a, e1, b) for a, b in (last, first)],  # W: BL, TL
+        ]
+    )
 
 
 def _box_means(integral: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -221,10 +248,14 @@ def edge_features(
     ``shade_free`` also the shadow-invariant chroma (:func:`_shade_free_chroma`),
     first relative to the middle two of the tile's four corners, then relative
     to the two corners at that side's ends (F = 8, or 12 with ``shade_free``).
-    The tile reader uses all 12; the locator's grid refinement the plain 8.
+    The tile reader uses all 12; the locator's grid refinement the plain 8, against
+    the corner boxes as it was tuned (``ends_at_depth`` is the tile reader's only).
     ``lab``: the view already converted by :func:`lab_view`, when the caller has it.
     """
-    return band_features(rect, config or DEFAULT_CONFIG, view_integrals(rect, lab), shade_free)
+    cfg = config or DEFAULT_CONFIG
+    if not shade_free:
+        cfg = replace(cfg, ends_at_depth=False)
+    return band_features(rect, cfg, view_integrals(rect, lab), shade_free)
 
 
 #: Scale of the shade-free chroma features: a*/(L*+16) is about 0.1-0.5 for coloured board
@@ -268,8 +299,10 @@ def band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...],
         mean = board[..., :4] / np.maximum(share, 1e-9)
         return np.where(share >= cfg.board_share, mean, plain)
 
-    corner_stats = stats(offs + corner_boxes[None, None])  # (7, 7, 4, 4)
-    edge_stats = stats(offs + edge_boxes[None, None])
+    # All of a tile's boxes in one pass: 4 corners, 4 sides, and with ends_at_depth 2 ends per side.
+    boxes = [corner_boxes, edge_boxes] + ([_end_boxes(t, cfg).reshape(8, 4)] if cfg.ends_at_depth else [])
+    every = stats(offs + np.concatenate(boxes)[None, None])  # (7, 7, 8 or 16, 4)
+    corner_stats, edge_stats = every[:, :, :4], every[:, :, 4:8]
 
     def describe(stats: np.ndarray) -> np.ndarray:
         mean = stats[..., :3]
@@ -280,8 +313,13 @@ def band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...],
     corners = describe(corner_stats)
     # The middle two of the four corners: one corner may be hidden by a pawn or a picture's rim.
     wall = np.sort(corners, axis=2)[:, :, 1:3].mean(axis=2)
-    # The corners at each side's ends (N: TL+TR, E: TR+BR, S: BR+BL, W: BL+TL): light as it falls there.
-    ends = 0.5 * (corners + np.roll(corners, -1, axis=2))
+    if cfg.ends_at_depth:
+        # The wall at each side's two ends, as far from the border as the side's box: a seam,
+        # a gap between tiles or a shadow along the border darkens them as it darkens the side.
+        ends = describe(every[:, :, 8:].reshape(SIZE, SIZE, 4, 2, -1)).mean(axis=3)
+    else:
+        # The corners at each side's ends (N: TL+TR, E: TR+BR, S: BR+BL, W: BL+TL): light as it falls there.
+        ends = 0.5 * (corners + np.roll(corners, -1, axis=2))
     edges = describe(edge_stats)
     return np.concatenate([edges - wall[:, :, None, :], edges - ends], axis=-1)
 
