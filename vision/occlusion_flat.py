@@ -40,22 +40,35 @@ def cell_structure(rect: Rectified, clip_level: float = 252.0) -> np.ndarray:
     much light that the cells there lose most of their gradient (a clean third-renderer
     board made 5 such cells beside its glare, on two unclear tiles).
     """
-    t, m = rect.tile_px, rect.margin_px
-    c = t // CELLS
-    side = SIZE * CELLS * c
-    lo, hi = m - 1, m + side + 1
-    image = rect.image[lo:hi, lo:hi]
-    log = _LOG_GREY[cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)]
-    grad = np.abs(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3))
-    grad += np.abs(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3))
-    k = SIZE * CELLS
-    strength = grad[1:-1, 1:-1].reshape(k, c, k, c).mean(axis=(1, 3))
-    blue, green, red = cv2.split(image[1:-1, 1:-1])
-    clipped = (cv2.max(cv2.max(blue, green), red) >= clip_level).reshape(k, c, k, c).mean(axis=(1, 3))
-    rel = strength / max(float(np.median(strength)), 1e-6)
-    glare = cv2.dilate((clipped > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8))
-    rel[glare > 0] = np.inf
+    rel = _relative_strength(rect)
+    rel[_glare_cells(rect, clip_level)] = np.inf
     return rel
+
+
+def _tile_area(rect: Rectified, rim: int = 0) -> np.ndarray:
+    """The rectified tile area (whole cells), with ``rim`` pixels more all round."""
+    m, side = rect.margin_px, SIZE * CELLS * (rect.tile_px // CELLS)
+    return rect.image[m - rim : m + side + rim, m - rim : m + side + rim]
+
+
+def _relative_strength(rect: Rectified) -> np.ndarray:
+    """14x14 mean gradient of log grey per cell over the board's median cell (box means by area resize)."""
+    log = cv2.LUT(cv2.cvtColor(_tile_area(rect, 1), cv2.COLOR_BGR2GRAY), _LOG_GREY)
+    grad = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3), 0.0)
+    grad += cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3), 0.0)
+    k = SIZE * CELLS
+    strength = cv2.resize(grad[1:-1, 1:-1], (k, k), interpolation=cv2.INTER_AREA)
+    return strength / max(float(np.median(strength)), 1e-6)
+
+
+def _glare_cells(rect: Rectified, clip_level: float) -> np.ndarray:
+    """14x14 booleans: cells over half blown out (brightest channel >= ``clip_level``) and their neighbours."""
+    area = _tile_area(rect)
+    blue, green, red = cv2.split(area)
+    clipped = (cv2.max(cv2.max(blue, green), red) >= clip_level).astype(np.float32)
+    k = SIZE * CELLS
+    share = cv2.resize(clipped, (k, k), interpolation=cv2.INTER_AREA)
+    return cv2.dilate((share > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
 
 
 def flat_cluster(
@@ -74,9 +87,12 @@ def flat_cluster(
     """
     if not unclear and not foreign.any():
         return 0
-    rel = cell_structure(rect, clip_level)
+    rel = _relative_strength(rect)
     for r, c in covered:
         rel[r * CELLS : (r + 1) * CELLS, c * CELLS : (c + 1) * CELLS] = np.inf
+    if not (rel < flat_level).any():  # the common case on a clean board: no need to look for glare
+        return 0
+    rel[_glare_cells(rect, clip_level)] = np.inf
     count, labels = cv2.connectedComponents((rel < flat_level).astype(np.uint8), connectivity=4)
     best = 0
     for i in range(1, count):
