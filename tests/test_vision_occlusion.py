@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from functools import cache
 
@@ -10,6 +11,7 @@ import pytest
 
 from companion.board import FIXED_TILES, random_setup
 from companion.observation import TileReading
+from tests.support.board_objects import lay_object
 from vision.occlusion import (
     OcclusionConfig,
     Signals,
@@ -33,6 +35,7 @@ from vision.occlusion import (
     small_grey,
     under_pawns,
 )
+from vision.occlusion_flat import CELLS, flat_cluster
 from vision.reader import BoardReader
 from vision.rectify import Rectified
 from vision.render import render_photo
@@ -365,3 +368,50 @@ def test_percentiles_from_the_histogram_equal_numpys(seed: int) -> None:
     values = rng.integers(0, int(rng.integers(2, 256)), size=int(rng.integers(1, 4000))).astype(np.uint8)
     qs = (0.0, 5.0, 37.3, 50.0, 95.0, 100.0)
     np.testing.assert_allclose(_percentiles_u8(values, qs), np.percentile(values, qs), atol=1e-9)
+
+
+@cache
+def _labelled(seed: int, look: str, lighting: str) -> tuple[np.ndarray, list[list[float]]]:
+    board, _ = random_setup(random.Random(seed))
+    image, label = render_photo(board, seed=seed, look=look, size=SIZE, occlusion=False, lighting=lighting)
+    return image, label["corners"]
+
+
+@pytest.mark.parametrize(
+    ("seed", "look", "kind", "lighting"),
+    [
+        (41, "classic", "cup", "day"),
+        (42, "hedge", "card", "day"),
+        (43, "dark", "phone", "day"),
+        (45, "wizard", "card", "day"),
+        (42, "hedge", "card", "night"),
+    ],
+)
+def test_an_object_lying_on_the_tiles_is_reported(seed: int, look: str, kind: str, lighting: str) -> None:
+    image, corners = _labelled(seed, look, lighting)
+    assert not BoardReader().read(image).occluded
+    covered = lay_object(image, corners, kind, np.random.default_rng(seed), lighting == "night", centre=(3.5, 3.5))
+    obs = BoardReader().read(covered)
+    assert obs.occluded and "lying on the board" in (obs.reason or "")
+
+
+def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
+    image, corners = _labelled(41, "classic", "day")
+    rect = BoardReader().read_detailed(image, corners=corners).rect
+    assert rect is not None
+    nothing = np.zeros((8, 8), bool)
+    assert flat_cluster(rect, {(3, 3)}, nothing) == 0  # a clean board: every half tile has structure
+    t, m = rect.tile_px, rect.margin_px
+    card = dataclasses.replace(rect, image=rect.image.copy())
+    card.image[m + 2 * t : m + 5 * t, m + 2 * t : m + 5 * t] = (235, 235, 240)  # 3x3 tiles under a plain card
+    cfg = OcclusionConfig()
+    inner = (3 * CELLS - 2) ** 2  # the cells along the card's edge keep its outline
+    assert flat_cluster(card, set(), nothing) == 0  # nothing says the tiles are hidden (glare flattens too)
+    assert flat_cluster(card, {(3, 3)}, nothing) >= max(inner, cfg.min_flat_cells)
+    corner = nothing.copy()
+    corner[3, 3] = True
+    assert flat_cluster(card, set(), corner) >= max(inner, cfg.min_flat_cells)
+    under = [(r, c) for r in range(2, 5) for c in range(2, 5)]
+    assert flat_cluster(card, {(3, 3)}, nothing, covered=under) == 0  # pawns stand there
+    assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells), "day", cfg)
+    assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells - 1), "night", cfg) is None

@@ -10,7 +10,8 @@ object hides part of the board, or when the frame itself is unusable:
   not matching their known openings, the grid quality, unclear tiles, the frame
   band (an arm crossing the board's printed frame, counted only beside an
   unclear edge tile) and the tile-corner lattice (where four tiles meet the board
-  is always wall; reported, not decisive). Squares a pawn stands on are left out.
+  is always wall) and flat half tiles (a card, cup or phone lying on the board,
+  :mod:`vision.occlusion_flat`). Squares a pawn stands on are left out.
 * :func:`decide` — the reason, or None.
 
 The signals live in their own modules: the frame band in :mod:`vision.occlusion_band`,
@@ -34,6 +35,7 @@ from companion.observation import TileReading
 from vision.lighting import frame_level, frame_levels, is_night
 from vision.occlusion_band import _gradient_residuals, _segment_positions, disturbed_inside, frame_band, longest_run
 from vision.occlusion_config import OcclusionConfig, Signals
+from vision.occlusion_flat import cell_structure, flat_cluster
 from vision.occlusion_frame import _percentiles_u8, frame_problem, sharpness, small_grey
 from vision.occlusion_lattice import (
     _largest_cluster,
@@ -51,8 +53,10 @@ __all__ = [
     "_gradient_residuals",
     "_percentiles_u8",
     "_segment_positions",
+    "cell_structure",
     "decide",
     "disturbed_inside",
+    "flat_cluster",
     "frame_band",
     "frame_level",
     "frame_levels",
@@ -103,6 +107,7 @@ def signals(
         low_tiles=len(unclear),
         fixed_wrong=wrong,
         low_cluster=_largest_group(unclear),
+        flat_cells=flat_cluster(rect, unclear, foreign, hidden, cfg.flat_level, cfg.clip_level),
     )
 
 
@@ -124,7 +129,9 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     reaching in from the edge decide alone; at night unclear tiles count on their
     own, the lone band run stays out (clean nights make runs of 4) and foreign
     corners from the edge count only around an unclear tile (clean nights make
-    clusters of 5 from the edge, their tiles all readable).
+    clusters of 5 from the edge, their tiles all readable). Day or night, a flat
+    surface lying on an unclear tile or a foreign tile corner (a card, a cup, a
+    phone: :mod:`vision.occlusion_flat`) decides alone.
     """
     cfg = config or OcclusionConfig()
     night = lighting == "night"
@@ -143,4 +150,6 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"hand or object over the board's frame ({sig.band_alone} frame segments hidden)"
     if (sig.lattice_unclear if night else sig.lattice_from_edge) > cfg.max_lattice_cluster:
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
+    if sig.flat_cells >= cfg.min_flat_cells:
+        return f"something lying on the board ({sig.flat_cells} half tiles without the tiles' structure)"
     return None

@@ -48,11 +48,11 @@ def frame_band(
         image[m + side + lo : m + side + hi, m : m + length],
         image[m : m + length, m - hi : m - lo].transpose(1, 0, 2),
     )
-    medians = np.zeros((4, n, 3), dtype=np.float32)
-    for s_idx, strip in enumerate(strips):
-        values = shade_invariant(np.ascontiguousarray(strip), cfg.lightness_weight)
-        segments = values.reshape(values.shape[0], n, half, 3).transpose(1, 0, 2, 3).reshape(n, -1, 3)
-        medians[s_idx] = np.median(segments, axis=1)
+    # All four strips (same shape) converted and reduced together: one call each instead of four.
+    depth = strips[0].shape[0]
+    values = shade_invariant(np.concatenate(strips), cfg.lightness_weight)  # (4 x depth, along, 3)
+    segments = values.reshape(4, depth, n, half, 3).transpose(0, 2, 1, 3, 4).reshape(4, n, depth * half, 3)
+    medians = np.median(segments, axis=2)
     known = np.ones((4, n), dtype=bool)
     known[:, [k for k in range(n) if (k // 2) in (1, 3, 5)]] = False  # gate arrows
     along = m + (np.arange(n) + 0.5) * half

@@ -77,6 +77,15 @@ class OcclusionConfig:
     36 of 58 hands made one of 3 corners or more.
     ``max_fixed_mismatch``: fixed tiles (not under a pawn) read wrong before the
     frame is called unreadable.
+    Day and night, a group of at least ``min_flat_cells`` half-tile cells whose
+    structure (mean log-grey gradient) is under ``flat_level`` of the board's median
+    cell, lying on an unclear tile or a foreign tile corner: a card, cup or phone on
+    the tiles (:mod:`vision.occlusion_flat`). Measured with the labelled corners on
+    765 clean frames of three renderers (day and night, /tmp/dev and seeds
+    1040000-1042929, 1060000-1065019): groups lying on an unclear tile or a foreign
+    corner never reached 4 cells (at 0.5 of the median two clean frames made 2); on
+    480 frames with a card, cup or phone pasted over the tiles 291 made one (170
+    caught by no other rule). Glare flattens cells too but leaves the tiles readable.
     """
 
     blank_std: float = 4.0
@@ -105,6 +114,8 @@ class OcclusionConfig:
     seam_patch: float = 0.15
     seam_keep: float = 0.9
     clip_level: float = 252.0
+    flat_level: float = 0.3
+    min_flat_cells: int = 4
 
 
 @dataclass(frozen=True)
@@ -121,7 +132,9 @@ class Signals:
     dark seam or rim shadow along the frame stays on the edge); ``band_alone``: the longest run of
     foreign frame segments whatever the board beside it shows; ``lattice_unclear``: the largest
     cluster like ``lattice_from_edge`` that also holds a corner of an unclear tile (the hand over
-    the corners blurs the tile under them too; noise at night leaves the tiles readable).
+    the corners blurs the tile under them too; noise at night leaves the tiles readable);
+    ``flat_cells``: the largest group of half-tile cells without the tiles' structure lying on
+    an unclear tile or a foreign tile corner (something flat lying on the board).
     """
 
     band_run: int
@@ -133,3 +146,4 @@ class Signals:
     lattice_from_edge: int = 0
     band_alone: int = 0
     lattice_unclear: int = 0
+    flat_cells: int = 0
