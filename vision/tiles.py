@@ -18,6 +18,12 @@ the sides are read again. Pawn squares (``exclude``) do not teach the models,
 their usual band counts little, and their probabilities are pulled toward 0.5.
 Near the squares pawns stood on (``pawns_on``), a side darker than the board's
 darker surface lies in a cast shadow and is read on shadow-invariant chroma only.
+
+No tile has four openings or fewer than two: four open-looking sides in the usual
+band hand the decision to the border band (as far as all four look open), and a tile
+whose four sides all look closed (washed out) chooses its shape against itself.
+At night each side is referred to the wall at its ends at its own depth
+(:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
 """
 
 from __future__ import annotations
