@@ -211,6 +211,19 @@ def test_a_cluster_counts_around_an_unclear_tile_only_when_it_holds_one_of_its_c
     assert _largest_cluster(foreign, from_edge=True, touching=[]) == 0
 
 
+def test_only_clusters_darker_than_the_board_count_when_asked() -> None:
+    foreign = np.zeros((8, 8), bool)
+    foreign[0:3, 2] = True  # from the top edge
+    foreign[5, 5:8] = True  # from the right edge
+    grey = np.full((8, 8), 100.0)
+    grey[5, 5:8] = 30.0  # a hand hides the glow
+    grey[0:3, 2] = 160.0  # a light pool adds light
+    assert _largest_cluster(foreign, from_edge=True) == 3
+    assert _largest_cluster(foreign, from_edge=True, touching=[(0, 2)], grey=grey) == 0
+    assert _largest_cluster(foreign, from_edge=True, touching=[(4, 6)], grey=grey) == 3
+    assert _largest_cluster(foreign, from_edge=True, touching=[(0, 2)]) == 3  # without grey: any cluster
+
+
 def test_at_night_corners_from_the_edge_count_only_around_an_unclear_tile() -> None:
     cfg = OcclusionConfig()
     reach = cfg.max_lattice_cluster + 1

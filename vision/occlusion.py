@@ -41,6 +41,7 @@ from vision.occlusion_lattice import (
     _largest_cluster,
     lattice_cluster,
     lattice_foreign,
+    lattice_grey,
     lattice_structure,
     shade_invariant,
     under_pawns,
@@ -64,6 +65,7 @@ __all__ = [
     "is_night",
     "lattice_cluster",
     "lattice_foreign",
+    "lattice_grey",
     "lattice_structure",
     "longest_run",
     "shade_invariant",
@@ -102,13 +104,21 @@ def signals(
         band_alone=longest_run(flags),
         lattice=_largest_cluster(foreign),
         lattice_from_edge=_largest_cluster(foreign, from_edge=True),
-        lattice_unclear=_largest_cluster(foreign, from_edge=True, touching=unclear) if unclear else 0,
+        lattice_unclear=_darker_cluster_at_unclear(rect, foreign, unclear, cfg),
         quality=float(quality),
         low_tiles=len(unclear),
         fixed_wrong=wrong,
         low_cluster=_largest_group(unclear),
         flat_cells=flat_cluster(rect, unclear, foreign, hidden, cfg.flat_level, cfg.clip_level),
     )
+
+
+def _darker_cluster_at_unclear(rect: Rectified, foreign: np.ndarray, unclear: set[Square], cfg: OcclusionConfig) -> int:
+    """Largest cluster of foreign corners from the edge holding a corner of an unclear tile and darker than the
+    board's corners (:func:`lattice_grey`: at night a hand hides the walls' glow, a light pool adds light)."""
+    if not unclear or _largest_cluster(foreign, from_edge=True, touching=unclear) == 0:
+        return 0
+    return _largest_cluster(foreign, from_edge=True, touching=unclear, grey=lattice_grey(rect, cfg))
 
 
 def _largest_group(squares: set[Square]) -> int:

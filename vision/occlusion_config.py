@@ -74,7 +74,13 @@ class OcclusionConfig:
     4 more hands and flagged 2 clean nights); with an unclear tile it catches 3 of
     those 4 (the fourth's unclear tile lies away from its cluster) and no clean
     night: on 242 clean nights no such cluster touched an unclear tile at all, while
-    36 of 58 hands made one of 3 corners or more.
+    36 of 58 hands made one of 3 corners or more. Such a cluster must also be darker
+    (median grey) than the board's corners: at night the walls' glow lights the
+    board, a hand hides it, a lamp's or an LED's pool adds light (an outside
+    renderer's clean night was called "5 tile corners covered"; on three renderers
+    every hand's cluster of 3+ around an unclear tile was darker but one, caught by
+    the band run anyway, and the two clean nights' clusters around an unclear tile,
+    in the middle, were 1.3-1.5x brighter).
     ``max_fixed_mismatch``: fixed tiles (not under a pawn) read wrong before the
     frame is called unreadable.
     Day and night, a group of at least ``min_flat_cells`` half-tile cells whose
@@ -83,9 +89,10 @@ class OcclusionConfig:
     the tiles (:mod:`vision.occlusion_flat`). Measured with the labelled corners on
     765 clean frames of three renderers (day and night, /tmp/dev and seeds
     1040000-1042929, 1060000-1065019): groups lying on an unclear tile or a foreign
-    corner never reached 4 cells (at 0.5 of the median two clean frames made 2); on
-    480 frames with a card, cup or phone pasted over the tiles 291 made one (170
-    caught by no other rule). Glare flattens cells too but leaves the tiles readable.
+    corner made at most 1 cell once the glare's halo is left out (groups of 12 flat
+    cells without them: glare); on 420 frames with a card, cup or phone pasted over
+    the tiles (tests/support/board_objects.py) 376 made one, 215 caught by no other
+    rule (recognised 169 -> 384). Glare flattens cells too but leaves the tiles readable.
     """
 
     blank_std: float = 4.0
@@ -132,7 +139,8 @@ class Signals:
     dark seam or rim shadow along the frame stays on the edge); ``band_alone``: the longest run of
     foreign frame segments whatever the board beside it shows; ``lattice_unclear``: the largest
     cluster like ``lattice_from_edge`` that also holds a corner of an unclear tile (the hand over
-    the corners blurs the tile under them too; noise at night leaves the tiles readable);
+    the corners blurs the tile under them too; noise at night leaves the tiles readable) and is
+    darker than the board's corners (a hand hides the walls' glow, a light pool adds light);
     ``flat_cells``: the largest group of half-tile cells without the tiles' structure lying on
     an unclear tile or a foreign tile corner (something flat lying on the board).
     """

@@ -169,17 +169,44 @@ def lattice_cluster(rect: Rectified, config: OcclusionConfig | None = None, cove
     return _largest_cluster(foreign)
 
 
-def _largest_cluster(foreign: np.ndarray, from_edge: bool = False, touching: Iterable[Square] | None = None) -> int:
+def _largest_cluster(
+    foreign: np.ndarray,
+    from_edge: bool = False,
+    touching: Iterable[Square] | None = None,
+    grey: np.ndarray | None = None,
+) -> int:
     """Largest 4-connected cluster (``from_edge``: of those reaching both the tile area's edge and its inside;
-    ``touching``: of those holding a corner of one of these squares)."""
+    ``touching``: of those holding a corner of one of these squares; ``grey``, 8x8 lattice grey levels: of
+    those darker, at their median point, than the median of all points)."""
     count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
     keep = set(range(1, count))
+    if grey is not None:
+        level = float(np.median(grey))
+        keep = {i for i in keep if float(np.median(grey[labels == i])) < level}
     if from_edge:
         edge = set(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]).tolist())
         keep &= edge & set(labels[1:-1, 1:-1].ravel().tolist())
     if touching is not None:
         keep &= {int(v) for r, c in touching for v in labels[r : r + 2, c : c + 2].ravel()}
     return max((int((labels == i).sum()) for i in keep), default=0)
+
+
+def lattice_grey(rect: Rectified, config: OcclusionConfig | None = None) -> np.ndarray:
+    """8x8 median grey level of the lattice patches (the patches :func:`lattice_foreign` judges).
+
+    At night the light on the board is the glow of its walls: a hand or an object over
+    the tile corners hides that glow (darker), a lamp's or an LED's pool adds light
+    (brighter). Only measured on the rare frames that need it (~1 ms).
+    """
+    cfg = config or OcclusionConfig()
+    t, m = rect.tile_px, rect.margin_px
+    grey = cv2.cvtColor(rect.image[m : m + SIZE * t, m : m + SIZE * t], cv2.COLOR_BGR2GRAY)
+    start, stop = _patch_bounds(t, cfg.lattice_patch)
+    out = np.zeros((SIZE + 1, SIZE + 1), dtype=np.float32)
+    for i in range(SIZE + 1):
+        for j in range(SIZE + 1):
+            out[i, j] = np.median(grey[start[i] : stop[i], start[j] : stop[j]])
+    return out
 
 
 def under_pawns(rect: Rectified, boxes: Iterable[tuple[int, int, int, int]], grow: float = 0.1) -> np.ndarray:
