@@ -331,3 +331,24 @@ def test_a_pawn_coloured_material_still_measures_the_light() -> None:
     assert np.array_equal(_light_reference(zone, coloured), zone)
     some = zone & ~np.eye(40, dtype=bool)  # a pawn standing on a plain material: left out
     assert np.array_equal(_light_reference(zone, ~some), zone & some)
+
+
+def test_a_cast_shadow_is_the_board_darker_than_its_own_material() -> None:
+    """Dark wall beside light corridor around a flat print is artwork; a darkened patch of corridor is a shadow."""
+    from vision.pawn_features import _surroundings
+
+    t, side = 48, 96
+    yy, xx = np.mgrid[0:side, 0:side]
+    labels = (np.hypot(xx - 48, yy - 48) < 10).astype(np.int32)
+    wall, corridor = xx < 48, xx >= 48
+    value = np.where(wall, 60.0, 200.0).astype(np.float32)
+    box, centroid = (38, 38, 21, 21), np.array([48.0, 48.0])
+    material = (wall & (labels == 0), corridor & (labels == 0), 60.0, 200.0)
+    raw_print, _ = _surroundings(labels, 1, value, box, centroid, t)
+    print_shadow, _ = _surroundings(labels, 1, value, box, centroid, t, material)
+    assert raw_print > 0.6  # the old measure took the artwork's contrast for a shadow
+    assert print_shadow < 0.05
+    shaded = value.copy()
+    shaded[(yy > 48) & corridor] = 110.0  # the corridor below-right of the body in its shadow
+    cast, _ = _surroundings(labels, 1, shaded, box, centroid, t, material)
+    assert cast > 0.4

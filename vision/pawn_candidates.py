@@ -19,7 +19,7 @@ from companion.board import SIZE, Color
 from companion.observation import TileReading
 from vision.occlusion import shade_invariant
 from vision.pawn_colour import ColourModel, hue_only
-from vision.pawn_features import THICKNESS, WIDTH, features
+from vision.pawn_features import THICKNESS, WIDTH, Material, features, median
 from vision.pawn_geometry import nadir
 from vision.pawn_light import light_map, relit
 from vision.pawn_model import PawnConfig
@@ -97,6 +97,25 @@ def _light_reference(zone: np.ndarray, coloured: np.ndarray) -> np.ndarray:
     return plain if 2 * np.count_nonzero(plain) >= np.count_nonzero(zone) else zone
 
 
+def _material(value: np.ndarray, where: Sequence[np.ndarray], reference: Sequence[np.ndarray]) -> Material | None:
+    """Where the board is plain wall and plain corridor, and each material's usual brightness (for a cast shadow).
+
+    ``where`` and ``reference`` are plain zones (:func:`_light_reference`: not of a
+    pawn colour), so a neighbouring pawn or coloured picture is not taken for the
+    board lit or shaded. A material's brightness is the median of ``value`` over its
+    ``reference`` (the corridor's its arms, where no picture sits), on every fourth
+    row and column (the level of a whole material; a histogram with a mask costs
+    several times more). None if a material has too few pixels to say.
+    """
+    levels = []
+    for zone in reference:
+        sample = value[::4, ::4][zone[::4, ::4]]
+        if len(sample) < 16:
+            return None
+        levels.append(max(1.0, median(sample.astype(np.float64))))
+    return where[0], where[1], levels[0], levels[1]
+
+
 def _mahalanobis2(d: np.ndarray, inv: np.ndarray) -> np.ndarray:
     """Squared Mahalanobis lengths of the columns of ``d`` ((3, n): channel rows keep numpy's loops long)."""
     return ((inv @ d) * d).sum(axis=0)
@@ -154,13 +173,18 @@ def candidates(
     hsv[..., 2] = cv2.transform(rect.image, _MEAN)
     value = hsv[..., 2]
     light = None
+    material: Material | None = None
     if tiles is not None and len(tiles) == SIZE * SIZE:
         wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
         coloured = np.logical_or.reduce(list(masks.values()))
+        plain_wall, plain_arms = (_light_reference(zone, coloured) for zone in (wall, arms))
         if cfg.light_sigma > 0:
-            light = light_map(value, [_light_reference(zone, coloured) for zone in (wall, arms)], cfg.light_sigma * t)
+            light = light_map(value, [plain_wall, plain_arms], cfg.light_sigma * t)
             value = relit(value, light)
         masks = _drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
+        if cfg.material_shadow:
+            plain = (plain_wall, _light_reference(corridor, coloured))
+            material = _material(value, plain, (plain_wall, plain_arms))
     cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
     if cam.shape != (2,) or not np.all(np.isfinite(cam)):
         cam = np.array([rect.size / 2.0] * 2)
@@ -178,7 +202,7 @@ def candidates(
                 continue
             if area < cfg.min_fill * w * h:  # a thin curve or a ring, not a solid
                 continue
-            found = features(labels, i, hsv, (x, y, w, h), cam, rect, value, floor, light)
+            found = features(labels, i, hsv, (x, y, w, h), cam, rect, value, floor, light, material)
             if found is None:
                 continue
             feats, base = found

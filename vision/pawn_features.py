@@ -29,6 +29,10 @@ FEATURES: tuple[str, ...] = (
     "marks", "smooth_range", "surface", "width", "size_deviation", "thickness",
 )  # fmt: skip
 
+#: The board's materials for a cast shadow: certain wall, certain corridor (full-image
+#: booleans) and each one's usual brightness (see :func:`_surroundings`).
+Material = tuple[np.ndarray, np.ndarray, float, float]
+
 WIDTH = FEATURES.index("width")
 THICKNESS = FEATURES.index("thickness")
 _SHADOW, _RING, _MARKS = (FEATURES.index(n) for n in ("shadow", "ring_level", "marks"))
@@ -47,6 +51,7 @@ def features(
     value: np.ndarray | None = None,
     floor: tuple[PawnModel, float] | None = None,
     light: np.ndarray | None = None,
+    material: Material | None = None,
 ) -> tuple[tuple[float, ...], tuple[float, float]] | None:
     """The blob's features (:data:`FEATURES`) and its base (rectified pixels).
 
@@ -59,6 +64,9 @@ def features(
     (:mod:`vision.pawn_light`, float, not clipped: a bright pawn in a dim corner keeps
     its shading; default the raw HSV value): shading is judged on it, a glint on the
     raw brightness.
+
+    ``material`` is the board's wall and corridor and their brightness, against which a
+    cast shadow is measured (see :func:`_surroundings`).
     """
     t, m = rect.tile_px, rect.margin_px
     x, y, w, h = box
@@ -131,7 +139,7 @@ def features(
     marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
     feats[_MARKS] = math.log1p(float(marks.sum()) * (48.0 / t) ** 2) / 3.0
     feats[_SHADOW], feats[_RING] = _surroundings(
-        labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t
+        labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t, material
     )
     # The foot: the blob end nearest the camera point, moved in by the foot's radius.
     half_width = max(1.0, (c_hi - c_lo) / 2.0)
@@ -244,12 +252,22 @@ def _disc(size: int) -> np.ndarray:
 
 
 def _surroundings(
-    labels: np.ndarray, index: int, value: np.ndarray, box: tuple[int, int, int, int], centroid: np.ndarray, t: int
+    labels: np.ndarray,
+    index: int,
+    value: np.ndarray,
+    box: tuple[int, int, int, int],
+    centroid: np.ndarray,
+    t: int,
+    material: Material | None = None,
 ) -> tuple[float, float]:
     """How one-sided the darkness around a blob is (a cast shadow), and the surroundings' level vs the blob's.
 
     A ring just outside the blob is split in 8 sectors around its centroid; a pawn's
-    shadow darkens some sectors, a printed picture's surroundings are even.
+    shadow darkens some sectors, a printed picture's surroundings are even. With the
+    board's ``material`` each ring pixel of certain wall or corridor is compared with
+    its own material's usual brightness (the others left out): a cast shadow is the
+    board darker than itself, while dark wall beside light corridor is only artwork
+    (a flat print in a corridor next to walls otherwise had a pawn's "shadow").
     """
     x, y, w, h = box
     g = max(3, round(0.14 * t))
@@ -266,12 +284,19 @@ def _surroundings(
     angle = np.arctan2(ys + y0 - centroid[1], xs + x0 - centroid[0])
     sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
     raw = value[y0:y1, x0:x1][ys, xs]
-    values = raw.astype(np.float64)
-    medians = group_medians(raw, sector, 8)
-    level = median(values)
+    level = median(raw.astype(np.float64))
     blob_level = median(v[sub > 0]) if sub.any() else 1.0
-    shadow = 1.0 - min(medians) / max(1.0, max(medians))
-    return shadow, min(level / max(1.0, blob_level), 3.0)
+    ring_level = min(level / max(1.0, blob_level), 3.0)
+    if material is not None:
+        wall, corridor, wall_level, corridor_level = material
+        is_wall, is_corridor = wall[y0:y1, x0:x1][ys, xs], corridor[y0:y1, x0:x1][ys, xs]
+        known = is_wall | is_corridor
+        if np.count_nonzero(known) >= 16:
+            scaled = raw[known] / np.where(is_wall[known], wall_level, corridor_level)
+            medians = group_medians(np.minimum(scaled, 9.0).astype(np.float32), sector[known], 8)
+            return 1.0 - min(medians) / max(1e-3, max(medians)), ring_level
+    medians = group_medians(raw, sector, 8)
+    return 1.0 - min(medians) / max(1.0, max(medians)), ring_level
 
 
 def group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> list[float]:

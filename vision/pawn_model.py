@@ -128,28 +128,29 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: pawn blobs' values. Fitted by ``python -m tests.support.fit_pawns --l2 0.002 --per-folder``
 #: (slopes' signs bounded there, see its ``SIGNS``) on the day blobs of 160 team-renderer,
 #: 160 held-out-renderer and 160 third-renderer boards (seeds 951000+, 955000+; 950000+,
-#: 954000+; 985100+, 985300+), pawns leaning away from the camera's nadir.
+#: 954000+; 985100+, 985300+), pawns leaning away from the camera's nadir, a cast
+#: shadow measured against the board's own material.
 PAWN_MODEL = PawnModel.from_terms(
     {
-        "log_area_small": ((-0.2434, 0.0), (1.006, 0.9324, 0.0)),
-        "log_area_large": ((0.0, 0.1678), (0.0, 0.0, -0.7127)),
-        "fill": ((0.6713, 0.7578), (-3.904, -5.142, 0.0)),
-        "saturation": ((0.683, 0.8199), (0.0, 1.652, 4.048)),
-        "inner_cv": ((0.1335, 0.2474), (0.0, -5.286, 0.0)),
-        "inner_range": ((0.2848, 0.472), (0.0, -1.511, -1.407)),
-        "value_cv": ((0.1939, 0.3045), (-3.942, -6.083, -11.08)),
-        "dark_share": ((0.1195, 0.458), (4.758, 3.455, 0.0)),
-        "glint": ((0.0, 0.5973), (0.0, 2.466, 0.0)),
-        "solidity": ((0.9186, 0.9594), (9.616, 0.0, 0.0)),
-        "elongation": ((1.0302, 1.3585), (0.0, 6.162, 0.624)),
-        "shadow": ((0.4857, 0.7069), (3.694, 0.5877, 0.0)),
-        "marks": ((0.0,), (0.0, -2.027)),
-        "smooth_range": ((0.2215, 0.4263), (9.373, 0.0, 4.051)),
-        "surface": ((0.3304, 0.7108), (10.8, 2.386, 0.0)),
-        "size_deviation": ((), (-1.487,)),
-        "thickness": ((0.1373, 0.2039), (14.84, 0.0, 0.0)),
+        "log_area_small": ((-0.2434, 0.0), (1.153, 1.367, 0.0)),
+        "log_area_large": ((0.0, 0.1678), (0.0, 0.0, -1.115)),
+        "fill": ((0.6713, 0.7579), (-2.882, -3.947, 0.0)),
+        "saturation": ((0.683, 0.8199), (0.0, 2.067, 4.228)),
+        "inner_cv": ((0.1335, 0.2474), (0.0, -3.442, 0.0)),
+        "inner_range": ((0.2848, 0.472), (0.0, -0.8332, -1.286)),
+        "value_cv": ((0.1938, 0.3045), (-3.376, -6.337, -10.24)),
+        "dark_share": ((0.1195, 0.458), (4.385, 3.353, 0.0)),
+        "glint": ((0.0, 0.5973), (0.0, 2.579, 0.01572)),
+        "solidity": ((0.9186, 0.9594), (8.571, 0.0, 0.0)),
+        "elongation": ((1.0302, 1.3585), (0.0, 6.144, 0.3785)),
+        "shadow": ((0.2529, 0.5015), (7.061, 3.954, 0.1134)),
+        "marks": ((0.0,), (0.0, -1.922)),
+        "smooth_range": ((0.2215, 0.4263), (8.872, 0.0, 3.034)),
+        "surface": ((0.3304, 0.7108), (9.88, 2.457, 0.0)),
+        "size_deviation": ((), (-1.484,)),
+        "thickness": ((0.1373, 0.2039), (12.87, 0.0, 0.0)),
     },
-    bias=-16.85,
+    bias=-18.25,
 )
 
 _LOG_AREA = FEATURES.index("log_area")
@@ -215,6 +216,8 @@ class PawnConfig:
 
     min_saturation: int = 90
     min_value: int = 40
+    #: A cast shadow measured against the board's own material (wall, corridor), not raw brightness.
+    material_shadow: bool = True
     min_area: float = 0.035
     max_area: float = 1.2
     min_width: float = 0.15

@@ -29,9 +29,11 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    shaded side, a smooth light field measured away from the blob's rim and blind
    to small marks (the brightness range after a median filter wider than a
    printed eye or dot, and the range of a quadratic surface fitted with the marks
-   and glints left out) — a specular glint, a one-sided shadow around it, and its
-   elongation away from the camera. Brightness is the channels' mean (HSV value,
-   their maximum, clips flat over a brightly lit saturated pawn) judged *relit*:
+   and glints left out) — a specular glint, a one-sided shadow around it (the
+   board darker than its own material there: dark wall beside light corridor around
+   a flat print is artwork, not a shadow), and its elongation away from the camera.
+   Brightness is the channels' mean (HSV value, their maximum, clips flat over a
+   brightly lit saturated pawn) judged *relit*:
    divided by the light the board around the blob receives (measured on its certain
    wall and corridor, on all their pixels when the material is itself of a pawn
    colour), so a flat picture under a shadow's edge or a light pool is flat
