@@ -352,3 +352,46 @@ def test_a_cast_shadow_is_the_board_darker_than_its_own_material() -> None:
     shaded[(yy > 48) & corridor] = 110.0  # the corridor below-right of the body in its shadow
     cast, _ = _surroundings(labels, 1, shaded, box, centroid, t, material)
     assert cast > 0.4
+
+
+def test_each_pawn_miss_is_put_down_to_one_cause() -> None:
+    """tests/support/fit_pawns.py --misses: one labelled image, one mistake of each kind (and one pawn right)."""
+    import json
+
+    from tests.support.fit_pawns import miss_causes
+    from vision.pawn_model import PawnConfig, PawnModel
+
+    model = PawnModel.linear([1.0] + [0.0] * len(FEATURES))  # the first feature is the blob's logit
+    blobs = [  # (colour, square, touches the labelled square, logit)
+        ("red", (1, 1), True, 4.0),  # right
+        ("blue", (2, 2), True, -2.0),  # below threshold
+        ("green", (3, 3), True, 1.0),  # beaten by the green print below
+        ("green", (5, 0), False, 3.0),
+        ("yellow", (0, 0), True, 2.0),  # the pawn's blob, its base on the wrong square
+        ("red", (6, 6), False, 1.0),  # lower than the red pawn: not reported
+    ]
+    truth = {"red": [1, 1], "blue": [2, 2], "green": [3, 3], "yellow": [0, 1]}
+    features = np.zeros((len(blobs), len(FEATURES)))
+    features[:, 0] = [b[3] for b in blobs]
+    data = {
+        "features": features,
+        "pawn": np.array([b[2] for b in blobs]),
+        "image": np.zeros(len(blobs), dtype=np.int64),
+        "colour": np.array([b[0] for b in blobs]),
+        "square": np.array([b[1] for b in blobs]),
+        "night": np.zeros(len(blobs), dtype=bool),
+        "truths": np.array([json.dumps({"folder": "f", "pawns": truth})]),
+    }
+    causes = miss_causes(data, model, PawnConfig())
+    assert causes == {
+        "no candidate": 0,
+        "scored below threshold": 1,
+        "beaten by another blob": 1,
+        "base on a wrong square": 1,
+        "false report": 0,
+    }
+    truth.pop("green")
+    data["truths"] = np.array([json.dumps({"folder": "f", "pawns": {**truth, "blue": [4, 4]}})])
+    data["pawn"][1] = False  # the blue blob no longer touches the (moved) blue pawn's square
+    causes = miss_causes(data, model, PawnConfig())
+    assert causes["no candidate"] == 1 and causes["false report"] == 1  # the green print reported, no green pawn

@@ -2,7 +2,10 @@
 
 Usage (from the repo root)::
 
-    python -m tests.support.fit_pawns TRAIN_FOLDER ... [--test FOLDER ...] [--cache-dir DIR]
+    python -m tests.support.fit_pawns TRAIN_FOLDER ... [--test FOLDER ...] [--cache-dir DIR] [--misses]
+
+``--misses`` also counts, per folder, why each pawn was missed or falsely reported
+(:func:`miss_causes`): the cause to work on first.
 
 Every candidate blob of every image is described with the label's own corners (so a
 locate error cannot mislabel a blob), and labelled a pawn when its colour is in the
@@ -209,8 +212,7 @@ def fill_set_size(data: dict[str, np.ndarray], model: PawnModel | None) -> dict[
 
 def score(data: dict[str, np.ndarray], model: PawnModel, config: PawnConfig) -> dict[str, tuple[int, int]]:
     """Per folder: pawns right and pawns counted, deciding like :func:`vision.pawns.find_pawns`."""
-    z = model.columns(data["features"]) @ np.asarray(model.weights[:-1]) + model.weights[-1]
-    p = 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+    p = _probabilities(data, model)
     night_of = {int(i): bool(n) for i, n in zip(data["image"], data["night"], strict=True)}
     out: dict[str, list[int]] = {}
     for image_id, raw in enumerate(data["truths"]):
@@ -227,6 +229,53 @@ def score(data: dict[str, np.ndarray], model: PawnModel, config: PawnConfig) -> 
         acc[0] += right
         acc[1] += total
     return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def _probabilities(data: dict[str, np.ndarray], model: PawnModel) -> np.ndarray:
+    """Each blob's pawn probability under ``model`` (as :func:`vision.pawn_model.confidence`)."""
+    z = model.columns(data["features"]) @ np.asarray(model.weights[:-1]) + model.weights[-1]
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+
+
+#: Why a labelled pawn was not read right, or why a colour was reported that is not there.
+CAUSES = ("no candidate", "scored below threshold", "beaten by another blob", "base on a wrong square", "false report")
+
+
+def miss_causes(data: dict[str, np.ndarray], model: PawnModel, config: PawnConfig) -> dict[str, int]:
+    """Per cause (:data:`CAUSES`) how many pawns of ``data`` were missed or falsely reported, deciding like
+    :func:`score`.
+
+    No candidate: no blob of the pawn's colour touches its square (hue, artwork removal
+    or the size and shape gates lost it); below threshold: one does, none scores high
+    enough; beaten: one would be reported, but another blob of its colour scores higher;
+    wrong square: the reported blob is the pawn but its base falls on a neighbour.
+    """
+    p = _probabilities(data, model)
+    out = dict.fromkeys(CAUSES, 0)
+    for image_id, raw in enumerate(data["truths"]):
+        truth = json.loads(str(raw))
+        sel = np.flatnonzero(data["image"] == image_id)
+        night = bool(data["night"][sel[0]]) if len(sel) else False
+        threshold = config.night_min_confidence if night else config.min_confidence
+        best: dict[str, int] = {}
+        for i in sel:
+            colour = str(data["colour"][i])
+            if p[i] >= threshold and (colour not in best or p[i] > p[best[colour]]):
+                best[colour] = int(i)
+        for colour, square in truth["pawns"].items():
+            if colour in best and tuple(data["square"][best[colour]]) == tuple(square):
+                continue
+            hits = [int(i) for i in sel if str(data["colour"][i]) == colour and data["pawn"][i]]
+            if not hits:
+                out["no candidate"] += 1
+            elif max(p[i] for i in hits) < threshold:
+                out["scored below threshold"] += 1
+            elif best.get(colour) in hits:
+                out["base on a wrong square"] += 1
+            else:
+                out["beaten by another blob"] += 1
+        out["false report"] += sum(1 for colour in best if colour not in truth["pawns"])
+    return out
 
 
 def blobs(folder: str, config: PawnConfig, cache_dir: str | None) -> dict[str, np.ndarray]:
@@ -256,6 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--straight", nargs="*", default=sorted(LINEAR), help="features whose term stays straight")
     ap.add_argument("--per-folder", action="store_true", help="each training folder weighs the same")
     ap.add_argument("--save", help="write the fitted model's terms and bias here (JSON)")
+    ap.add_argument("--misses", action="store_true", help="per folder, why pawns were missed or falsely reported")
     ap.add_argument("--set", nargs="*", default=[], metavar="NAME=NUMBER", help="PawnConfig fields to try")
     args = ap.parse_args(argv)
     config = replace(PawnConfig(), **{k: float(v) for k, v in (item.split("=", 1) for item in args.set)})
@@ -287,6 +337,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             data = fill_set_size(blobs(folder, config, args.cache_dir), model)
             for name, (right, total) in score(data, model, fitted).items():
                 print(f"{kind} {name}: pawns {right}/{total} = {right / max(1, total):.3f}")
+            if args.misses:
+                causes = miss_causes(data, model, fitted)
+                print("    " + ", ".join(f"{cause} {n}" for cause, n in causes.items()))
     return 0 if math.isfinite(model.weights[-1]) else 1
 
 
