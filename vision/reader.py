@@ -3,7 +3,7 @@
 Stages, each in its own module (pure functions of config + image)::
 
     normalise frame -> frame checks (blank / too dark)            vision.occlusion
-    -> find_board (corners)                                       vision.locate
+    -> locate_board (corners, fitted lens)                        vision.locate
     -> rectify (top-down view), day or night, blur check          vision.rectify, vision.lighting, vision.occlusion
     -> tiles, first read (tells the pawn finder where walls are)  vision.tiles
     -> pawns                                                      vision.pawns
