@@ -111,6 +111,12 @@ class TilesConfig:
       a dark gap between displaced tiles or a seam along the border then darkens the
       reference as it darkens the side (at night, with dark corridors, it looked open).
       The reader turns it on for night frames only (:func:`vision.tiles.tiles_for_lighting`).
+    * ``line_weight``, ``line_gate``: in a frame where some tile is in doubt after the
+      self-trained read (a side's open probability between 1 - ``line_gate`` and
+      ``line_gate``, or four closed-looking sides), every side's line structure
+      (:mod:`vision.tile_lines`: the arm's bounding edges, which glare or a pale outline
+      edition leaves while it flattens the colours) is read too and its typicality-weighted
+      log-odds added, times ``line_weight``. Frames with every tile sure skip it (~1 ms). 0: off.
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
@@ -140,6 +146,8 @@ class TilesConfig:
     ends_at_depth: bool = False
     local_sigma: float = 1.0
     local_prior: float = 4.0
+    line_weight: float = 1.0
+    line_gate: float = 0.9
 
 
 DEFAULT_CONFIG = TilesConfig()
@@ -341,6 +349,7 @@ class ViewBands:
     usual: np.ndarray
     outer: np.ndarray
     board: np.ndarray | None = None
+    lightness: np.ndarray | None = None  # the view's L channel, for :mod:`vision.tile_lines`
 
 
 def view_bands(rect: Rectified, config: TilesConfig | None = None, board: np.ndarray | None = None) -> ViewBands:
@@ -358,7 +367,7 @@ def view_bands(rect: Rectified, config: TilesConfig | None = None, board: np.nda
         integrals = (*integrals, _masked_integrals(lab, board))
     else:
         board = None
-    return ViewBands(band_features(rect, cfg, integrals), _outer_features(rect, cfg, integrals), board)
+    return ViewBands(band_features(rect, cfg, integrals), _outer_features(rect, cfg, integrals), board, lab[..., 0])
 
 
 @cache

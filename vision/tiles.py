@@ -9,6 +9,9 @@ are always wall, and every tile is a straight, a corner or a T.
   hugging the tile border), described relative to the tile's own corners;
 * :mod:`vision.tile_model`: per band, a discriminant learned on the fixed tiles'
   64 known edges, and how typical of corridor or wall each side looks;
+* :mod:`vision.tile_lines`: each side's line structure (an arm's two bounding edges),
+  read in frames where some tile is in doubt: glare or a pale outline edition
+  flattens the colours but leaves the corridor's drawn borders;
 * :mod:`vision.tile_decode`: the most likely valid shape of every tile.
 
 This module combines them. A first read decodes every tile; the movable tiles
@@ -50,6 +53,7 @@ from vision.tile_features import (
     view_bands,
     view_integrals,
 )
+from vision.tile_lines import line_features
 from vision.tile_model import Band, TileModel, fit_model, held_out, learn, read_band, typical_weight
 
 __all__ = [
@@ -151,7 +155,10 @@ def _side_logits(
         shapes, conf = decode(_floored(logit, cfg.decode_floor), shape_prior(cfg.fixed_prior))
         sides = (shapes[..., None] >> np.arange(4)) & 1
         unsure = (conf < cfg.self_train_confidence) | excluded | _FIXED_SQUARES
-        logit, usual = _read_sides(bands, excluded, cfg, np.where(unsure[..., None], -1, sides), shaded)
+        extra_sides = np.where(unsure[..., None], -1, sides)
+        logit, usual = _read_sides(bands, excluded, cfg, extra_sides, shaded)
+        if cfg.line_weight > 0 and bands.lightness is not None and _in_doubt(logit, cfg.line_gate):
+            logit = logit + cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
     elif shaded is not None and shaded.any():
         logit, usual = _read_sides(bands, excluded, cfg, None, shaded)
     return logit, excluded, usual.model
@@ -186,6 +193,22 @@ def _read_sides(
         if dark.any():
             logit = np.where(dark, _shade_free_logit(bands, excluded | covered, cfg, extra_sides), logit)
     return logit, usual
+
+
+def _in_doubt(logit: np.ndarray, level: float) -> bool:
+    """Whether any tile of the frame is in doubt: a side whose open probability lies between
+    1 - ``level`` and ``level``, or four sides that all look closed (washed out)."""
+    doubtful = (np.abs(logit) < np.log(level / (1.0 - level))).any(axis=2) | (logit.max(axis=2) < 0.0)
+    return bool(doubtful.any())
+
+
+def _line_logit(
+    rect: Rectified, lightness: np.ndarray, excluded: np.ndarray, cfg: TilesConfig, extra_sides: np.ndarray
+) -> np.ndarray:
+    """Open log-odds (7, 7, 4) from the sides' line structure (:func:`vision.tile_lines.line_features`),
+    learned like the colour bands (fixed tiles, then the sure ones) and weighted by how typical it looks."""
+    lines = read_band(line_features(rect, lightness, (cfg.edge_lo, cfg.edge_hi)), excluded, cfg, extra_sides)
+    return lines.weight * lines.logit
 
 
 def covered_share(logit: np.ndarray) -> np.ndarray:
