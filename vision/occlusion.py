@@ -35,7 +35,7 @@ from companion.observation import TileReading
 from vision.lighting import frame_level, frame_levels, is_night
 from vision.occlusion_band import _gradient_residuals, _segment_positions, disturbed_inside, frame_band, longest_run
 from vision.occlusion_config import OcclusionConfig, Signals
-from vision.occlusion_flat import cell_structure, flat_cluster
+from vision.occlusion_flat import flat_cluster
 from vision.occlusion_frame import _percentiles_u8, frame_problem, sharpness, small_grey
 from vision.occlusion_lattice import (
     _largest_cluster,
@@ -54,7 +54,6 @@ __all__ = [
     "_gradient_residuals",
     "_percentiles_u8",
     "_segment_positions",
-    "cell_structure",
     "decide",
     "disturbed_inside",
     "flat_cluster",

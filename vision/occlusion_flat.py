@@ -32,19 +32,6 @@ from vision.rectify import Rectified
 CELLS = 2
 
 
-def cell_structure(rect: Rectified, clip_level: float = 252.0) -> np.ndarray:
-    """14x14 mean gradient of log grey per half-tile cell, relative to the board's median cell.
-
-    Cells blown out to the sensor's limit (over half their pixels) and their eight
-    neighbours are inf: a lamp's glare clips its core and its halo around it adds so
-    much light that the cells there lose most of their gradient (a clean third-renderer
-    board made 5 such cells beside its glare, on two unclear tiles).
-    """
-    rel = _relative_strength(rect)
-    rel[_glare_cells(rect, clip_level)] = np.inf
-    return rel
-
-
 def _tile_area(rect: Rectified, rim: int = 0) -> np.ndarray:
     """The rectified tile area (whole cells), with ``rim`` pixels more all round."""
     m, side = rect.margin_px, SIZE * CELLS * (rect.tile_px // CELLS)
@@ -62,7 +49,12 @@ def _relative_strength(rect: Rectified) -> np.ndarray:
 
 
 def _glare_cells(rect: Rectified, clip_level: float) -> np.ndarray:
-    """14x14 booleans: cells over half blown out (brightest channel >= ``clip_level``) and their neighbours."""
+    """14x14 booleans: cells over half blown out (brightest channel >= ``clip_level``) and their neighbours.
+
+    A lamp's glare clips its core and its halo around it adds so much light that the
+    cells there lose most of their gradient (a clean third-renderer board made 5 such
+    cells beside its glare, on two unclear tiles), so the neighbours are left out too.
+    """
     area = _tile_area(rect)
     blue, green, red = cv2.split(area)
     clipped = (cv2.max(cv2.max(blue, green), red) >= clip_level).astype(np.float32)
