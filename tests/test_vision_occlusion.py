@@ -411,6 +411,14 @@ def test_an_object_lying_on_the_tiles_is_reported(seed: int, look: str, kind: st
     assert reading.signals is not None and reading.signals.flat_cells >= OcclusionConfig().min_flat_cells
 
 
+@pytest.mark.parametrize(("seed", "look", "colour"), [(46, "hedge", (200, 200, 200)), (46, "dark", (140, 140, 140))])
+def test_a_neutral_card_is_reported(seed: int, look: str, colour: tuple[int, int, int]) -> None:
+    """A plain light-grey or grey card: its border, pips and edges leave three flat half tiles here."""
+    image, corners = _labelled(seed, look, "day")
+    covered = lay_object(image, corners, "card", np.random.default_rng(seed), centre=(3.5, 3.5), card_colour=colour)
+    assert BoardReader().read(covered).occluded
+
+
 def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
     image, corners = _labelled(41, "classic", "day")
     rect = BoardReader().read_detailed(image, corners=corners).rect
