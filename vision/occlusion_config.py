@@ -99,6 +99,9 @@ class OcclusionConfig:
     groups were 0 cells but for one clean board already flagged (a hazy corner, 5);
     cards pasted on 495 frames of four renderers (grey, light grey, white; seeds
     from the path) recognised 375 -> 395, one more hand (3 cells) caught.
+    ``night_flat_blur``: at night the flat cells are measured on log grey smoothed
+    with this sigma (rectified pixels): the high gain's noise made a dark cup over
+    the glowing walls look structured (see :mod:`vision.occlusion_flat`).
     """
 
     blank_std: float = 4.0
@@ -129,6 +132,7 @@ class OcclusionConfig:
     clip_level: float = 252.0
     flat_level: float = 0.3
     min_flat_cells: int = 3
+    night_flat_blur: float = 1.5
 
 
 @dataclass(frozen=True)
