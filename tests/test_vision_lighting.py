@@ -119,3 +119,13 @@ def test_a_dim_frame_stays_day_for_pale_walls_coloured_pictures_or_a_lit_table()
     assert decide(frame, aqua) == "day"  # green-blue walls, but the pictures show their own colours
     glow = _with_pictures(_board_view(wall=(70, 150, 90), corridor=(8, 8, 8)), [(75, 160, 95)])
     assert decide(_dim_frame(table=62), glow) == "day"  # the table as bright as a lit room's
+
+
+def test_a_room_light_that_tints_the_whole_frame_green_is_not_glow() -> None:
+    """Pale green walls on a dark table: night when only the walls are green, day when the whole room is."""
+    wall = (175, 200, 165)
+    board = _with_pictures(_board_view(wall=wall, corridor=(20, 25, 20)), [wall])
+    neutral_room, green_room = _dim_frame(), _dim_frame()
+    green_room[int(480 * 0.2) :] = (25, 50, 25)  # the table under the same green cast
+    assert decide(neutral_room, board) == "night"
+    assert decide(green_room, board) == "day"
