@@ -1,0 +1,86 @@
+"""The fifth (3D) renderer: labels load with the project's loader, frames are deterministic,
+and the label's corners sit where the tile area is drawn."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.board import FIXED_TILES
+from tests.support.fifth_render import main, render
+from vision.dataset import load_folder
+
+SIZE = (640, 480)
+SIDES = ((1, 0, -1), (2, 1, 0), (4, 0, 1), (8, -1, 0))  # N E S W: bit, dx, dy in the top-down view
+
+
+def test_cli_writes_labels_the_loader_accepts(tmp_path: Path) -> None:
+    assert main([str(tmp_path), "--count", "3", "--seed", "11", "--occluded-fraction", "1.0",
+                 "--lighting", "night", "--size", "480x360"]) == 0
+    data = load_folder(tmp_path)
+    assert not data.skipped
+    assert len(data.samples) == 3
+    for sample in data.samples:
+        label = sample.label
+        assert label.occluded and label.lighting == "night"
+        assert label.tiles is not None and label.corners is not None
+        for (r, c), tile in FIXED_TILES.items():
+            assert label.tiles[r * 7 + c] == tile
+        assert 2 <= len(label.pawns) <= 4
+        image = cv2.imread(str(sample.path))
+        assert image.shape == (360, 480, 3)
+
+
+def test_same_seed_same_frame_other_seed_other_frame() -> None:
+    a_img, a_label = render(5, size=SIZE)
+    b_img, b_label = render(5, size=SIZE)
+    c_img, c_label = render(6, size=SIZE)
+    assert np.array_equal(a_img, b_img) and a_label == b_label
+    assert not np.array_equal(a_img, c_img)
+    assert a_label["corners"] != c_label["corners"]
+
+
+def test_default_size_is_between_the_outsiders_bounds() -> None:
+    image, label = render(7)
+    h, w = image.shape[:2]
+    assert 1280 <= w <= 2028 and 960 <= h <= 1520
+    corners = np.array(label["corners"])
+    assert np.all(corners[:, 0] > 0) and np.all(corners[:, 0] < w)
+    assert np.all(corners[:, 1] > 0) and np.all(corners[:, 1] < h)
+
+
+def _fixed_tiles_agreeing(image: np.ndarray, corners: np.ndarray, shift: float = 0.0) -> int:
+    """Fixed tiles whose open sides look lighter than their closed sides, in the view the corners rectify."""
+    t = 40
+    dst = np.float32([[0, 0], [7 * t, 0], [7 * t, 7 * t], [0, 7 * t]]) + np.float32(shift * t)
+    top = cv2.warpPerspective(image, cv2.getPerspectiveTransform(np.float32(corners), dst), (7 * t, 7 * t))
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float64)
+    agree = 0
+    for (r, c), tile in FIXED_TILES.items():
+        opened, closed = [], []
+        for bit, dx, dy in SIDES:
+            x = int((c + 0.5 + 0.4 * dx) * t)
+            y = int((r + 0.5 + 0.4 * dy) * t)
+            (opened if int(tile) & bit else closed).append(grey[y - 2:y + 3, x - 2:x + 3].mean())
+        agree += np.mean(opened) > np.mean(closed)
+    return agree
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_label_corners_are_where_the_tile_area_is_drawn(seed: int) -> None:
+    image, label = render(seed, size=SIZE)
+    corners = np.array(label["corners"], np.float64)
+    # day corridors are lighter than walls in every look: the fixed tiles' known openings must show
+    assert _fixed_tiles_agreeing(image, corners) >= 13
+    assert _fixed_tiles_agreeing(image, corners, shift=0.5) < 13
+
+
+def test_label_json_round_trips(tmp_path: Path) -> None:
+    main([str(tmp_path), "--count", "1", "--seed", "3", "--size", "480x360"])
+    raw = json.loads((tmp_path / "0000.json").read_text())
+    assert set(raw) >= {"tiles", "pawns", "corners", "lighting", "occluded"}
+    assert raw["lighting"] == "day" and raw["occluded"] is False
