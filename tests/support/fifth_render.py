@@ -229,16 +229,19 @@ def render(seed: int | str, night: bool = False, occluded: bool = False,
         occupants.setdefault(sq, []).append(colour)
     kind = rng.choice(["cone", "cone", "chess", "cylinder", "meeple"])
     pawn_h = rng.uniform(2.5, 3.5)
+    radius = rng.uniform(0.24, 0.32) * pawn_h
     for sq, names in occupants.items():
         base_z = 0.0 if sq in FIXED_TILES else scene.thickness
-        spread = 0.0 if len(names) == 1 else scene.pitch * 0.2
+        # pawns sharing a square stand side by side (touching at most), overhanging it if they must
+        spread = 0.0 if len(names) == 1 else (radius + 0.05) / math.sin(math.pi / len(names))
         turn = rng.uniform(0, 2 * math.pi)
         for i, name in enumerate(names):
             a = turn + 2 * math.pi * i / len(names)
-            pos = scene.square_centre(*sq) + np.array([spread * math.cos(a) + rng.gauss(0, 0.15),
-                                                       spread * math.sin(a) + rng.gauss(0, 0.15), base_z])
+            wobble = 0.15 if len(names) == 1 else 0.0
+            pos = scene.square_centre(*sq) + np.array([spread * math.cos(a) + rng.gauss(0, wobble),
+                                                       spread * math.sin(a) + rng.gauss(0, wobble), base_z])
             base = np.array(art.PAWN_BGR[name], np.float64) * rng.uniform(0.85, 1.1)
-            meshes.append(pawn_mesh(rng, kind, tuple(base), pos, pawn_h * rng.uniform(0.97, 1.03)))
+            meshes.append(pawn_mesh(rng, kind, tuple(base), pos, pawn_h * rng.uniform(0.97, 1.03), radius))
     if rng.random() < 0.35:
         meshes.append(cup(rng, half, scene.centre, z_table))
     if occluded:

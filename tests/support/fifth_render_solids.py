@@ -80,34 +80,33 @@ def _ball(radius: float, z0: float, steps: int = 7) -> list[tuple[float, float]]
 
 
 def pawn_mesh(rng: random.Random, kind: str, colour: tuple[float, float, float], base: np.ndarray,
-              height: float) -> Mesh:
-    """One pawn standing on ``base``: cone with ball head, chess pawn, cylinder, or extruded meeple."""
+              height: float, radius: float) -> Mesh:
+    """One pawn of base ``radius`` standing on ``base``: cone with ball head, chess pawn, cylinder, meeple."""
     h = height
+    r0 = radius
     if kind == "cone":
-        r0 = rng.uniform(0.32, 0.4) * h
         head = rng.uniform(0.16, 0.22) * h
+        r0 = max(r0, head * 1.1)
         prof = [(0.0, 0.0), (r0, 0.0), (r0, 0.06 * h), (head * 0.45, h - 1.8 * head)]
         prof += _ball(head, h - 2 * head)[1:]
         quads = revolve(prof, base)
     elif kind == "chess":
-        r0 = rng.uniform(0.32, 0.38) * h
         head = rng.uniform(0.17, 0.21) * h
         prof = [(0.0, 0.0), (r0, 0.0), (r0, 0.1 * h), (r0 * 0.8, 0.16 * h), (r0 * 0.45, 0.3 * h),
                 (r0 * 0.3, 0.55 * h), (r0 * 0.6, 0.6 * h), (r0 * 0.6, 0.64 * h), (head * 0.5, h - 1.9 * head)]
         prof += _ball(head, h - 2 * head)[1:]
         quads = revolve(prof, base)
     elif kind == "cylinder":
-        r0 = rng.uniform(0.28, 0.36) * h
         prof = [(0.0, 0.0), (r0, 0.0), (r0, 0.85 * h), (r0 * 0.85, 0.97 * h), (r0 * 0.5, h), (0.0, h)]
         quads = revolve(prof, base)
     else:
-        quads = _meeple(h, rng.uniform(0, math.pi), base)
+        quads = _meeple(h, r0, rng.uniform(0, math.pi), base)
     return Mesh(quads, colour, specular=rng.uniform(0.15, 0.7), shininess=rng.uniform(10, 60), shadow_z=base[2])
 
 
-def _meeple(h: float, yaw: float, base: np.ndarray) -> np.ndarray:
+def _meeple(h: float, r0: float, yaw: float, base: np.ndarray) -> np.ndarray:
     """A meeple outline extruded front to back, as quads (faces fanned from the outline's centre)."""
-    w = 0.95 * h
+    w = 2 * r0
     outline = np.array([(-0.5, 0), (-0.15, 0), (0, 0.22), (0.15, 0), (0.5, 0), (0.38, 0.35), (0.5, 0.58),
                         (0.2, 0.66), (0.17, 0.8), (0.0, 1.0), (-0.17, 0.8), (-0.2, 0.66), (-0.5, 0.58),
                         (-0.38, 0.35)])
