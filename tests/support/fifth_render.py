@@ -138,6 +138,31 @@ def _slab_sides(canvas: np.ndarray, kc: np.ndarray, cam: Camera, top: np.ndarray
                      tuple(float(v) for v in shade), cv2.LINE_AA, 4)
 
 
+def _reaching_hand(rng: random.Random, scene: Scene) -> list[Mesh]:
+    """A hand over the tiles: anywhere, or (sometimes) just reaching in over an edge row."""
+    if rng.random() < 0.3:
+        side = rng.randrange(4)
+        k = rng.randrange(7)
+        sq = [(0, k), (k, 6), (6, k), (k, 0)][side]
+        ang = [math.pi / 2, 0.0, -math.pi / 2, math.pi][side] + rng.uniform(-0.5, 0.5)
+        return hand(rng, scene.square_centre(*sq), scene.thickness, ang)
+    return hand(rng, scene.square_centre(rng.randrange(7), rng.randrange(7)), scene.thickness)
+
+
+def _resting_hand(rng: random.Random, scene: Scene, cam: Camera, z_table: float) -> list[Mesh]:
+    """A hand lying on the table beside the board, pointing at it but hiding no tile (else none)."""
+    ang = rng.uniform(0, 2 * math.pi)
+    away = np.array([math.cos(ang), math.sin(ang), 0.0])
+    reach = 3.5 * scene.pitch + scene.frame + rng.uniform(10.0, 16.0)
+    meshes = hand(rng, scene.centre + away * reach, z_table, ang, lift=(1.2, 2.0))
+    pts = np.concatenate([m.quads.reshape(-1, 3) for m in meshes])
+    pix = cam.project(pts)
+    area = cam.project(scene.outline()).astype(np.float32)
+    if any(cv2.pointPolygonTest(area, (float(x), float(y)), False) >= 0 for x, y in pix[::7]):
+        return []
+    return meshes
+
+
 # --------------------------------------------------------------------------- one frame
 
 
@@ -245,8 +270,9 @@ def render(seed: int | str, night: bool = False, occluded: bool = False,
     if rng.random() < 0.35:
         meshes.append(cup(rng, half, scene.centre, z_table))
     if occluded:
-        target = scene.square_centre(rng.randrange(7), rng.randrange(7))
-        meshes += hand(rng, target, scene.centre, scene.thickness)
+        meshes += _reaching_hand(rng, scene)
+    elif rng.random() < 0.15:
+        meshes += _resting_hand(rng, scene, cam, z_table)
     if not night:
         total = irradiance(light, scene.centre[None], np.array([0.0, 0.0, 1.0]), scene.centre)[0]
         for src in light.lights:

@@ -81,7 +81,8 @@ def sample_look(rng: random.Random, night: bool) -> Look:
         frame = _jit(rng, (rng.randint(20, 200), rng.randint(20, 200), rng.randint(20, 200)), 0)
         edge = _jit(rng, (190, 195, 200), 30)
     if night:
-        glow = _jit(rng, (45, 115, 55), 15)
+        strength = rng.uniform(0.4, 1.0)  # glow paint fades through the evening
+        glow = tuple(int(v * strength) for v in _jit(rng, (45, 115, 55), 15))
         walls = [glow for _ in walls]
         corridor = _jit(rng, (16, 18, 16), 6)
         frame = tuple(int(c * 0.12) for c in frame)  # type: ignore[assignment]

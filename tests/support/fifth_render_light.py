@@ -148,7 +148,7 @@ def sensor(rng: random.Random, img: np.ndarray, night: bool, glare_px: np.ndarra
         blob = np.exp(-(((xx - gx) ** 2 + (yy - gy) ** 2 * rng.uniform(0.6, 1.6)) / (2 * rad * rad)))
         out += (glare * 160.0 * blob)[..., None].astype(np.float32)
     gains = np.array([rng.uniform(0.85, 1.15), 1.0, rng.uniform(0.85, 1.15)], np.float32)
-    exposure = rng.uniform(0.85, 1.2) if not night else rng.uniform(1.0, 2.2)
+    exposure = rng.uniform(0.85, 1.2) if not night else rng.uniform(0.9, 1.8)
     out *= gains * exposure
     yy, xx = np.ogrid[0:h, 0:w]
     r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w * w / 4 + h * h / 4)

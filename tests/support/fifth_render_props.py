@@ -85,11 +85,16 @@ def cup(rng: random.Random, board_half: float, centre: np.ndarray, z: float) -> 
     return Mesh(revolve(prof, pos, 28), colour, specular=0.5, shininess=40, shadow_z=z)
 
 
-def hand(rng: random.Random, target: np.ndarray, board_centre: np.ndarray, top: float) -> list[Mesh]:
-    """An arm reaching from outside the table edge to hover its hand over ``target`` (world XY)."""
-    ang = rng.uniform(0, 2 * math.pi)
-    out = np.array([math.cos(ang), math.sin(ang), 0.0])  # from the hand back toward the person
-    palm_z = top + rng.uniform(2.5, 9.0)
+def hand(rng: random.Random, target: np.ndarray, top: float, ang: float | None = None,
+         lift: tuple[float, float] = (2.5, 9.0)) -> list[Mesh]:
+    """An arm reaching from outside the view to hold its hand over ``target`` (world XY).
+
+    ``ang`` is the direction from the hand back toward the person (random when None).
+    """
+    if ang is None:
+        ang = rng.uniform(0, 2 * math.pi)
+    out = np.array([math.cos(ang), math.sin(ang), 0.0])
+    palm_z = top + rng.uniform(*lift)
     palm = np.array([target[0], target[1], palm_z])
     side = np.cross(np.array([0.0, 0.0, 1.0]), out)
     skin = rng.choice([(150, 180, 225), (120, 155, 205), (90, 120, 170), (60, 85, 130)])
