@@ -84,3 +84,15 @@ def test_label_json_round_trips(tmp_path: Path) -> None:
     raw = json.loads((tmp_path / "0000.json").read_text())
     assert set(raw) >= {"tiles", "pawns", "corners", "lighting", "occluded"}
     assert raw["lighting"] == "day" and raw["occluded"] is False
+
+
+def test_lens_model_round_trips_the_label_points() -> None:
+    """Labels use distort_pixels, the image warp uses undistort_pixels: they must be inverses."""
+    from tests.support.fifth_render_camera import Camera
+
+    k = np.array([[1500.0, 0, 900], [0, 1500.0, 700], [0, 0, 1]])
+    cam = Camera(k, np.eye(3), np.zeros(3), 0.12, 0.04, 1800, 1400)
+    pts = np.array([[0.0, 0.0], [1800, 1400], [900, 700], [1750, 60], [30, 1300]])
+    back = cam.undistort_pixels(cam.distort_pixels(pts))
+    assert np.allclose(back, pts, atol=1e-3)
+    assert not np.allclose(cam.distort_pixels(pts), pts, atol=1.0)  # the lens does bend the corners
