@@ -53,6 +53,8 @@ class Scene:
     tiles: list[int]
     treasures: list[str | None]
     pawns: dict[str, tuple[int, int]]
+    spare: int
+    spare_treasure: bool
 
     @property
     def centre(self) -> np.ndarray:
@@ -86,7 +88,7 @@ def sample_scene(rng: random.Random) -> Scene:
             pawns[colour] = (rng.randrange(7), rng.randrange(7))
     return Scene(pitch=rng.uniform(2.8, 3.3), frame=rng.uniform(1.8, 3.5), thickness=rng.uniform(0.15, 0.25),
                  board_depth=rng.uniform(0.2, 0.4), tiles=[int(t) for t in board.tiles], treasures=treasures[:49],
-                 pawns=pawns)
+                 pawns=pawns, spare=int(board.spare), spare_treasure=treasures[49] is not None)
 
 
 # --------------------------------------------------------------------------- drawing helpers
@@ -136,6 +138,28 @@ def _slab_sides(canvas: np.ndarray, kc: np.ndarray, cam: Camera, top: np.ndarray
         shade = colour * light_ratio(mid, normal)
         cv2.fillPoly(canvas, [np.round(_project(kc, cam, face) * 16).astype(np.int32)],
                      tuple(float(v) for v in shade), cv2.LINE_AA, 4)
+
+
+def _spare_tile(rng: random.Random, scene: Scene, look: art.Look, cam: Camera, kc: np.ndarray,
+                canvas: np.ndarray, z_table: float, tile_px: int, side: float, edge: np.ndarray,
+                ratio: Callable[[np.ndarray, np.ndarray], float]) -> tuple[np.ndarray, np.ndarray]:
+    """The spare tile lying on the table in front of a gate, outside the frame; its sides drawn now."""
+    k = rng.choice([1, 3, 5])
+    gate = rng.randrange(4)
+    off = 3.5 * scene.pitch + scene.frame + side / 2 + rng.uniform(0.3, 3.0)
+    along = (k + 0.5) * scene.pitch - 3.5 * scene.pitch + rng.uniform(-0.4, 0.4)
+    dx, dy = [(along, off), (off, -along), (along, -off), (-off, along)][gate]
+    ctr = scene.centre + np.array([dx, dy, 0.0])
+    ang = math.radians(rng.uniform(-12, 12))
+    ca, sa = math.cos(ang), math.sin(ang)
+    local = np.array([[-1, 1], [1, 1], [1, -1], [-1, -1]]) * side / 2
+    xy = local @ np.array([[ca, sa], [-sa, ca]]) + ctr[:2]
+    quad = np.column_stack([xy, np.full(4, z_table + scene.thickness)])
+    _slab_sides(canvas, kc, cam, quad[[3, 2, 1, 0]], scene.thickness, edge, ratio)
+    face = art.draw_tile(rng, look, scene.spare, tile_px)
+    if scene.spare_treasure:
+        art.draw_picture(face, rng, (tile_px / 2, tile_px / 2), tile_px * rng.uniform(0.2, 0.27), look.night)
+    return quad, face
 
 
 def _reaching_hand(rng: random.Random, scene: Scene) -> list[Mesh]:
@@ -235,6 +259,7 @@ def render(seed: int | str, night: bool = False, occluded: bool = False,
             if scene.treasures[r * 7 + c] is not None:
                 art.draw_picture(face, rng, (tile_px / 2, tile_px / 2), tile_px * rng.uniform(0.2, 0.27), night)
             tops.append((quad, face))
+    tops.append(_spare_tile(rng, scene, look, cam, kc, canvas, z_table, tile_px, side, edge, ratio))
     for quad, face in tops:
         src = np.array([[0, 0], [tile_px, 0], [tile_px, tile_px], [0, tile_px]], np.float32)
         dst = _project(kc, cam, quad).astype(np.float32)
@@ -253,6 +278,7 @@ def render(seed: int | str, night: bool = False, occluded: bool = False,
     for colour, sq in scene.pawns.items():
         occupants.setdefault(sq, []).append(colour)
     kind = rng.choice(["cone", "cone", "chess", "cylinder", "meeple"])
+    shades = {name: rng.choice(art.PAWN_SHADES[name]) for name in COLOURS}
     pawn_h = rng.uniform(2.5, 3.5)
     radius = rng.uniform(0.24, 0.32) * pawn_h
     for sq, names in occupants.items():
@@ -265,7 +291,7 @@ def render(seed: int | str, night: bool = False, occluded: bool = False,
             wobble = 0.15 if len(names) == 1 else 0.0
             pos = scene.square_centre(*sq) + np.array([spread * math.cos(a) + rng.gauss(0, wobble),
                                                        spread * math.sin(a) + rng.gauss(0, wobble), base_z])
-            base = np.array(art.PAWN_BGR[name], np.float64) * rng.uniform(0.85, 1.1)
+            base = np.array(shades[name], np.float64) * rng.uniform(0.9, 1.08)
             meshes.append(pawn_mesh(rng, kind, tuple(base), pos, pawn_h * rng.uniform(0.97, 1.03), radius))
     if rng.random() < 0.35:
         meshes.append(cup(rng, half, scene.centre, z_table))

@@ -24,6 +24,13 @@ import numpy as np
 PAWN_BGR: dict[str, tuple[int, int, int]] = {
     "red": (40, 40, 200), "yellow": (40, 200, 235), "green": (60, 160, 50), "blue": (190, 90, 30),
 }  # fmt: skip
+# plastic pawns differ between editions and batches: crimson to orange-red, lemon to amber, ...
+PAWN_SHADES: dict[str, list[tuple[int, int, int]]] = {
+    "red": [(40, 40, 200), (30, 60, 215), (50, 30, 160)],
+    "yellow": [(40, 200, 235), (20, 170, 240), (90, 225, 235)],
+    "green": [(60, 160, 50), (40, 190, 110), (50, 110, 30)],
+    "blue": [(190, 90, 30), (220, 140, 60), (130, 50, 20)],
+}
 START_COLOURS: dict[tuple[int, int], str] = {(0, 0): "red", (0, 6): "yellow", (6, 6): "green", (6, 0): "blue"}
 SIDES = ((1, 0, -1), (2, 1, 0), (4, 0, 1), (8, -1, 0))  # mask bit, dx, dy (texture axes)
 
