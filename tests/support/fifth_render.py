@@ -313,8 +313,13 @@ def render(seed: int | str, night: bool = False, occluded: bool = False,
     small = cv2.resize(canvas, (width + 2 * margin, height + 2 * margin), interpolation=cv2.INTER_AREA)
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float64)
     src = cam.undistort_pixels(np.stack([xs, ys], -1)) + margin
-    photo = cv2.remap(small, src[..., 0].astype(np.float32), src[..., 1].astype(np.float32), cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_REPLICATE)
+    photo = np.empty((height, width, 3), np.float32)
+    aberration = rng.uniform(0.0, 0.0015)  # lateral chromatic aberration: red a bit larger than blue
+    centre = np.array([cam.K[0, 2], cam.K[1, 2]]) + margin
+    for ch, scale in enumerate((1.0 - aberration, 1.0, 1.0 + aberration)):
+        at = (src - centre) / scale + centre
+        photo[..., ch] = cv2.remap(small[..., ch], at[..., 0].astype(np.float32), at[..., 1].astype(np.float32),
+                                   cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     gp = glare_point(light, cam)
     gpx = cam.image_points(gp[None])[0] if gp is not None else None
     image = sensor(rng, photo, night, gpx, light.glare)

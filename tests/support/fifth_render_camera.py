@@ -126,7 +126,8 @@ def sample_camera(
         tilt = math.radians(rng.uniform(0.0, 15.0))
         azim = rng.uniform(0.0, 2 * math.pi)
         roll = math.radians(rng.uniform(-30.0, 30.0)) if rng.random() < 0.8 else math.radians(rng.uniform(-6, 6))
-        target = board_centre + np.array([rng.uniform(-3.5, 3.5), rng.uniform(-3.5, 3.5), 0.0])
+        off = 6.0 if attempt < 30 else 2.0  # off-centre, less so if the board keeps falling out of view
+        target = board_centre + np.array([rng.uniform(-off, off), rng.uniform(-off, off), 0.0])
         fwd = np.array([math.sin(tilt) * math.cos(azim), math.sin(tilt) * math.sin(azim), -math.cos(tilt)])
         centre = target - fwd * (cam_h / math.cos(tilt))
         rot = look_rotation(fwd, np.array([0.0, 1.0, 0.0]), roll)

@@ -155,6 +155,9 @@ def sensor(rng: random.Random, img: np.ndarray, night: bool, glare_px: np.ndarra
     out *= (1.0 - rng.uniform(0.0, 0.3) * r2)[..., None].astype(np.float32)
     sigma = rng.uniform(0.3, 1.2)
     out = cv2.GaussianBlur(out, (0, 0), sigma)
+    if rng.random() < 0.5:  # the camera's own sharpening (halos along strong edges)
+        amount = rng.uniform(0.3, 0.9)
+        out = out * (1 + amount) - cv2.GaussianBlur(out, (0, 0), rng.uniform(1.0, 2.5)) * amount
     nrng = np.random.default_rng(rng.randrange(1 << 30))
     read = rng.uniform(1.0, 3.0) if not night else rng.uniform(3.0, 7.0)
     shot = np.sqrt(np.clip(out, 0, None)) * rng.uniform(0.2, 0.6)
