@@ -96,3 +96,31 @@ def test_lens_model_round_trips_the_label_points() -> None:
     back = cam.undistort_pixels(cam.distort_pixels(pts))
     assert np.allclose(back, pts, atol=1e-3)
     assert not np.allclose(cam.distort_pixels(pts), pts, atol=1.0)  # the lens does bend the corners
+
+
+def test_meta_describes_the_frame_without_changing_it(tmp_path: Path) -> None:
+    plain, _ = render(9, size=SIZE)
+    meta: dict = {}
+    described, label = render(9, size=SIZE, meta=meta)
+    assert np.array_equal(plain, described)
+    assert meta["pawns"] == len(label["pawns"])
+    assert meta["family"] in {"classic", "castle", "creature", "other"}
+    assert 45.0 <= meta["camera_cm"] <= 80.0 and 0.0 <= meta["tilt_deg"] <= 15.0
+
+
+def test_breakdown_counts_each_kind_of_mistake() -> None:
+    from tests.support.fifth_render_breakdown import breakdown, parse_results
+
+    text = (
+        "0000.jpg   ok    day   10.0 ms  tiles 49/49  pawns 4/4\n"
+        "0001.jpg   WRONG day   10.0 ms  tiles 48/49  pawns 2/3  [tile 1,1 NE read NS; red at 1,1 not found;"
+        " blue reported at 2,2, not in the label]\n"
+        "images 2  readable 2  boards 50.0%\n"
+    )
+    results = parse_results(text)
+    assert results["0000.jpg"] == {"wrong": 0, "tile_errors": 0, "pawn_errors": 0}
+    assert results["0001.jpg"] == {"wrong": 1, "tile_errors": 1, "pawn_errors": 2}
+    lines = breakdown([{"image": "0000.jpg", "pawn_shape": "cone"}, {"image": "0001.jpg", "pawn_shape": "meeple"}],
+                      results)
+    meeple = next(line for line in lines if line.startswith("pawn_shape=meeple"))
+    assert meeple.split()[1:] == ["1", "0.0%", "2.00", "1.00"]

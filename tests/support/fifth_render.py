@@ -39,6 +39,7 @@ from tests.support.fifth_render_props import TABLE_CM, cup, draw_flat, flat_clut
 from tests.support.fifth_render_solids import Mesh, draw_meshes, pawn_mesh, shadow_mask
 
 SUPERSAMPLE = 1.5
+META_FILE = "fifth_meta.jsonl"  # not an image label: the folder loader ignores it
 COLOURS = ("red", "yellow", "green", "blue")
 
 
@@ -191,8 +192,12 @@ def _resting_hand(rng: random.Random, scene: Scene, cam: Camera, z_table: float)
 
 
 def render(seed: int | str, night: bool = False, occluded: bool = False,
-           size: tuple[int, int] | None = None) -> tuple[np.ndarray, dict]:
-    """One photo (uint8 BGR) and its label dict, fully determined by the arguments."""
+           size: tuple[int, int] | None = None, meta: dict | None = None) -> tuple[np.ndarray, dict]:
+    """One photo (uint8 BGR) and its label dict, fully determined by the arguments.
+
+    ``meta``, when given, is filled with what was sampled (look, pawn shape, lights, camera),
+    so errors can be broken down by scene factor; it does not change the frame.
+    """
     rng = random.Random(f"fifth:{seed}:{night}:{occluded}")
     if size is None:
         w = rng.randint(1280, 2028)
@@ -295,10 +300,12 @@ def render(seed: int | str, night: bool = False, occluded: bool = False,
             meshes.append(pawn_mesh(rng, kind, tuple(base), pos, pawn_h * rng.uniform(0.97, 1.03), radius))
     if rng.random() < 0.35:
         meshes.append(cup(rng, half, scene.centre, z_table))
+    resting: list[Mesh] = []
     if occluded:
         meshes += _reaching_hand(rng, scene)
     elif rng.random() < 0.15:
-        meshes += _resting_hand(rng, scene, cam, z_table)
+        resting = _resting_hand(rng, scene, cam, z_table)
+        meshes += resting
     if not night:
         total = irradiance(light, scene.centre[None], np.array([0.0, 0.0, 1.0]), scene.centre)[0]
         for src in light.lights:
@@ -335,6 +342,20 @@ def render(seed: int | str, night: bool = False, occluded: bool = False,
         "occluded": bool(occluded),
         "treasures": [[i // 7, i % 7] for i in range(49) if scene.treasures[i] is not None],
     }
+    if meta is not None:
+        axis = cam.R[2]
+        tl, tr = label["corners"][0], label["corners"][1]
+        shared = len(set(scene.pawns.values())) < len(scene.pawns)
+        meta.update(
+            family=look.family, pawn_shape=kind, pawns=len(scene.pawns), shared_square=shared,
+            lamp=any(src.position is not None for src in light.lights),
+            window=any(src.position is None for src in light.lights) and not night,
+            hard_shadow=light.hard_shadow is not None, glare=round(float(light.glare), 2),
+            camera_cm=round(float(cam.C[2]), 1), tilt_deg=round(math.degrees(math.acos(min(1.0, -axis[2]))), 1),
+            roll_deg=round(math.degrees(math.atan2(tr[1] - tl[1], tr[0] - tl[0])), 1),
+            k1=round(cam.k1, 3), width=width, resting_hand=bool(resting),
+            tile_px=round(float(np.linalg.norm(np.subtract(tr, tl))) / 7, 1),
+        )
     return image, label
 
 
@@ -349,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lighting", choices=("day", "night"), default="day")
     parser.add_argument("--occluded-fraction", type=float, default=0.0)
     parser.add_argument("--size", default=None, help="WxH (default: drawn between 1280x960 and 2028x1520)")
+    parser.add_argument("--meta", action="store_true",
+                        help=f"also write {META_FILE} (what each frame sampled, one JSON line per image)")
     args = parser.parse_args(argv)
     size = None
     if args.size:
@@ -360,14 +383,19 @@ def main(argv: list[str] | None = None) -> int:
         size = (w, h)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    meta_lines = []
     for i in range(args.count):
         seed = args.seed + i
         pick = random.Random(f"fifth-occluded:{seed}")
         occluded = pick.random() < args.occluded_fraction
-        image, label = render(seed, night=args.lighting == "night", occluded=occluded, size=size)
+        meta: dict = {"image": f"{i:04d}.jpg", "seed": seed}
+        image, label = render(seed, night=args.lighting == "night", occluded=occluded, size=size, meta=meta)
+        meta_lines.append(json.dumps(meta))
         quality = random.Random(f"fifth-jpeg:{seed}").randint(72, 95)
         cv2.imwrite(str(out / f"{i:04d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         (out / f"{i:04d}.json").write_text(json.dumps(label) + "\n")
+    if args.meta:
+        (out / META_FILE).write_text("\n".join(meta_lines) + "\n")
     return 0
 
 
