@@ -85,3 +85,37 @@ def test_rendered_frames(seed: int, lighting: str) -> None:
     rect = rectify(image, label["corners"], tile_px=TILE, margin=0.75)
     assert decide(image, rect) == lighting
     assert (glow_contrast(rect) < 0) == (lighting == "night")
+
+
+def _dim_frame(table: int = 40, lit_share: float = 0.2) -> np.ndarray:
+    """A frame too bright for the darkened-room levels (90th percentile 200) with most of it at ``table``."""
+    frame = np.full((480, 640, 3), table, np.uint8)
+    frame[: int(480 * lit_share)] = 200
+    return frame
+
+
+def _with_pictures(view: Rectified, colours: list[tuple[int, int, int]]) -> Rectified:
+    """Paint a 14-pixel picture in each tile's centre, cycling through ``colours``."""
+    lo, hi = TILE // 2 - 7, TILE // 2 + 7
+    for i in range(SIZE * SIZE):
+        y0, x0 = MARGIN + (i // SIZE) * TILE, MARGIN + (i % SIZE) * TILE
+        view.image[y0 + lo : y0 + hi, x0 + lo : x0 + hi] = colours[i % len(colours)]
+    return view
+
+
+def test_a_dim_frame_is_night_when_its_board_glows_green_in_one_colour() -> None:
+    frame = _dim_frame()
+    assert not is_night(frame)  # auto exposure lifted the dark room to a dim day's levels
+    glow = _with_pictures(_board_view(wall=(70, 150, 90), corridor=(8, 8, 8)), [(75, 160, 95)])
+    assert decide(frame, glow) == "night"
+
+
+def test_a_dim_frame_stays_day_for_pale_walls_coloured_pictures_or_a_lit_table() -> None:
+    frame = _dim_frame()
+    cream = _with_pictures(_board_view(wall=(185, 215, 220), corridor=(60, 30, 20)), [(190, 220, 225)])
+    assert decide(frame, cream) == "day"  # walls not green: daylight on a pale print
+    printed = [(40, 40, 220), (220, 60, 40), (30, 200, 240), (200, 40, 200)]
+    aqua = _with_pictures(_board_view(wall=(200, 190, 120), corridor=(60, 20, 20)), printed)
+    assert decide(frame, aqua) == "day"  # green-blue walls, but the pictures show their own colours
+    glow = _with_pictures(_board_view(wall=(70, 150, 90), corridor=(8, 8, 8)), [(75, 160, 95)])
+    assert decide(_dim_frame(table=62), glow) == "day"  # the table as bright as a lit room's

@@ -308,6 +308,31 @@ def test_table_grid_whose_other_tiles_are_no_tiles_is_no_board() -> None:
     """A dotted tablecloth (held-out seed 1020002) with the board cut away: the pitch sweep places a grid
     whose fixed tiles separate by 3.5, above the second opinions' bar; but the model learned on them
     reads none of the other 33 cells as a straight, corner or T, so it is no board. Without that
-    check (min_legal 0) it is taken for one, so this test can fail."""
+    check (min_legal 0) and the corner check it is taken for one, so this test can fail."""
+    table = _held_out_table_without_board(1020002)
     with pytest.raises(BoardNotFoundError, match="no tiles"):
-        find_board(_held_out_table_without_board(1020002))
+        find_board(table, LocateConfig(max_corner_side=np.inf))
+    find_board(table, LocateConfig(min_legal=0.0, max_corner_side=np.inf))  # found: both checks off
+
+
+def test_table_grid_whose_corners_read_as_corridor_is_no_board() -> None:
+    """The same table grid, the legal-share check off: the model learned on its fixed tiles puts the
+    tiles' own corners on the open side (a table pattern's "open" edges look like the plain cloth
+    at the corners), which no board does, so it is still no board."""
+    with pytest.raises(BoardNotFoundError, match="corners read as corridor"):
+        find_board(_held_out_table_without_board(1020002), LocateConfig(min_legal=0.0))
+
+
+def test_corner_side_of_a_board_and_of_a_table_pattern() -> None:
+    """On a board the closed sides score like the tiles' corners (both are wall): near 0. A model whose
+    open class sits on the corners' level (a table pattern's) gives ~1; no class gap gives 1."""
+    from vision.locate_refine import corner_side, refine_corners
+    from vision.tile_model import TileModel
+
+    image, label = scene(34, "bright")
+    refined = refine_corners(image, np.array(label["corners"]), LocateConfig())
+    assert abs(refined.corner_side) < 0.2
+    weights = np.ones(8)
+    assert corner_side(TileModel(weights, mean_open=5.0, mean_closed=0.2, spread=1.0)) == pytest.approx(-0.2 / 4.8)
+    assert corner_side(TileModel(weights, mean_open=0.1, mean_closed=-3.0, spread=1.0)) > 0.9
+    assert corner_side(TileModel(weights, mean_open=1.0, mean_closed=1.0, spread=1.0)) == 1.0

@@ -37,7 +37,9 @@ Labyrinth board has:
    included. A refined grid is a board when its fixed tiles separate
    (``min_separation``) and the model learned on them reads the other 33
    tiles as real tiles (``min_legal``: straights, corners and Ts; a patterned
-   table's chance grid reads all alike). :func:`locate_board` also returns the
+   table's chance grid reads all alike) and the tiles' own corners as wall
+   (``max_corner_side``: a closed side and a corner are the same wall; on a
+   table grid the "open" edges look like the corners). :func:`locate_board` also returns the
    fitted lens, through which :func:`vision.rectify.rectify` straightens the
    tile lines.
 
@@ -100,6 +102,8 @@ class LocateConfig:
       move less than a hundredth of a tile: above the arms' pass-to-pass
       jitter (~0.005 tile) and ten times under an error that costs reads).
     * ``clear_separation``: a coarse hypothesis this good ends the search early.
+    * ``coarse_separation``: a polished grid of the photo's own lattices this good is
+      the search's only answer (else the table, window and tilt stages follow).
     * ``keystone_hypotheses``: how many lattice hypotheses (likeliest first) get
       the costly receding-grid search (~0.13 s each) when no plain grid proves a
       board; on the tuning photos the tilted boards it rescued came from the
@@ -132,6 +136,13 @@ class LocateConfig:
       (2 or 3 open sides; :func:`vision.locate_refine.legal_share`). Boards
       measure 0.82-1.0 (held-out glare the lowest), the chance grids that
       passed the separation bar on patterned tables 0.0-0.12.
+    * ``max_corner_side``: a refined grid is a board only when the tiles' corners
+      score nearer its fixed tiles' closed sides than their open ones
+      (:func:`vision.locate_refine.corner_side`: 0 = like a closed side, 1 = like an
+      open one; the bar is the model's own midpoint). Boards measure -0.1..0.1 (day,
+      night, all four renderers); table grids that separated by more than 1 measured
+      0.6-1.6, among them one that passed every other check (separation 2.8, legal
+      share 0.82, a held-out dotted table beside an occluded board).
     * ``min_bend``: :func:`locate_board` returns the fitted lens only when it moves
       some grid crossing at least this far (tiles) from the corners' homography.
       A weakly bent fit is mostly the arms' noise: rectifying through every fitted
@@ -153,6 +164,7 @@ class LocateConfig:
     refine_iterations: int = 6
     min_separation: float = 2.5
     clear_separation: float = 2.2
+    coarse_separation: float = 2.5
     polish_candidates: int = 12
     keystone_hypotheses: int = 2
     notched_hypotheses: int = 20
@@ -163,6 +175,7 @@ class LocateConfig:
     fallbacks: bool = True
     second_opinion_separation: float = 3.0
     min_legal: float = 0.5
+    max_corner_side: float = 0.5
     min_bend: float = 0.05
     fit_distortion: bool = True
 
@@ -267,14 +280,17 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
     best: Refined | None = None
 
     def attempt(quad: np.ndarray | None, bar: float) -> bool:
-        """Refine a coarse grid, keep the best refined; True once one clears ``bar`` and reads as a board."""
+        """Refine a coarse grid; True once one clears ``bar`` and reads as a board (it is then ``best``,
+        whatever the separation of grids refuted before it; until then ``best`` is the most separating)."""
         nonlocal best
         if quad is None:
             return False
         refined = refine_corners(bgr, order_corners(quad / scale), cfg, (factor, work))
-        if best is None or refined.separation > best.separation:
+        board = refined.separation >= bar and refined.legal >= cfg.min_legal
+        board = board and refined.corner_side < cfg.max_corner_side
+        if board or best is None or refined.separation > best.separation:
             best = refined
-        return refined.separation >= bar and refined.legal >= cfg.min_legal
+        return board
 
     # The search's answers, cheapest stage first, until one is proven; then - only once
     # the refinement refuted them - second opinions, each judged by its refined separation
@@ -296,8 +312,10 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
             proven = attempt(None if second is None else second[1], cfg.second_opinion_separation)
     if best is None:
         raise BoardNotFoundError("no periodic tile grid found")
-    corners, separation, legal, k = best
+    corners, separation, legal, k, side = best
     if not proven:
+        if separation >= cfg.min_separation and side >= cfg.max_corner_side:
+            raise BoardNotFoundError(f"no board: the tiles' corners read as corridor (separation {separation:.2f})")
         if separation >= cfg.min_separation:
             reason = f"the other tiles are no tiles (legal share {legal:.2f}, separation {separation:.2f})"
             raise BoardNotFoundError(f"no board: {reason}")

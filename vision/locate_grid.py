@@ -335,7 +335,7 @@ def coarse_answers(
     first it proves. The stages:
 
     1. the photo's own lattice hypotheses (orientation, pitch, each re-measured
-       where it repeats best); a grid clearing ``min_separation`` here is the
+       where it repeats best); a grid clearing ``coarse_separation`` here is the
        only answer (when the refinement refutes it, second opinions follow);
     2. the lattices left once a patterned table is masked out;
     3. lattices measured in windows of the photo (a small board on a pattern);
@@ -402,7 +402,7 @@ def coarse_answers(
     # A polished grid is free to chase chance (~2 on a bare table), so only the board
     # threshold itself proves a board here. The second opinion (``normalised``) is about
     # shadows: the other stages already ran in the first.
-    if best[0] > cfg.min_separation or normalised:
+    if best[0] > cfg.coarse_separation or normalised:
         yield best
         return
     likeliest = [at for at in placed[: cfg.keystone_hypotheses] if at is not None]

@@ -25,7 +25,7 @@ from vision.rectify import Rectified, quad_homography
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
-__all__ = ["Refined", "legal_share", "refine_corners"]
+__all__ = ["Refined", "corner_side", "legal_share", "refine_corners"]
 
 _SIDE_BITS = np.array([1, 2, 4, 8])
 #: The fixed tiles' squares and their known open sides (N E S W), set once rather than per pass.
@@ -131,13 +131,34 @@ def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int, factor: int = 1) 
 
 
 class Refined(NamedTuple):
-    """A refined grid: its corners, the fixed tiles' separation there, the movable tiles' legal share, and
-    the lens term ``k`` fitted with it (see :class:`vision.rectify.Lens`)."""
+    """A refined grid: its corners, the fixed tiles' separation there, the movable tiles' legal share, the
+    lens term ``k`` fitted with it (see :class:`vision.rectify.Lens`) and where the tiles' corners fall
+    between the fixed tiles' closed and open sides (:func:`corner_side`)."""
 
     corners: np.ndarray
     separation: float
     legal: float
     k: float = 0.0
+    corner_side: float = 0.0
+
+
+def corner_side(model: tile_mod.TileModel) -> float:
+    """Where the tiles' own corners score between the fixed tiles' closed (0) and open (1) sides.
+
+    A tile's corners are wall, and so is the edge region of a closed side: on a
+    board both are the same material, so the closed sides score like the
+    corners (the edge features are relative to the corners: a wall side's are
+    ~0) and this is near 0 (-0.1..0.1 on every board seen, day and night, all
+    four renderers). A chance grid on a patterned table separates its "open"
+    and "closed" edges by a pattern that has nothing to do with the corners:
+    there the open class sat on the corners' level (~1, 0.6-1.6 on every
+    table grid that separated by more than 1). Above 0.5 the model learned on
+    the fixed tiles reads the tiles' corners as corridor: no board.
+    """
+    gap = model.mean_open - model.mean_closed
+    if abs(gap) < 1e-12:
+        return 1.0
+    return float(-model.mean_closed / gap)
 
 
 def legal_share(prob: np.ndarray) -> float:
@@ -178,9 +199,8 @@ def refine_corners(
         )
     else:
         source = image
-    best_sep, best_corners, best_legal, best_k = -1.0, geo.corners(), 0.0, geo.k
-    last_sep, last_corners, last_legal, last_k = -1.0, best_corners, 0.0, geo.k
-    previous = best_corners
+    previous = geo.corners()
+    best = last = Refined(previous, -1.0, 0.0, geo.k, 1.0)
     for it in range(cfg.refine_iterations + 1):
         view_k = geo.k  # the lens of this pass' view (previous = its corners)
         view = Rectified(_sample(source, geo, t, m, factor), t, m, np.eye(3), previous)
@@ -189,11 +209,11 @@ def refine_corners(
         model = tile_mod.learn(feats)
         prob = model.probabilities(feats)
         # previous is geo.corners(), computed last pass
-        last_sep, last_corners, last_legal, last_k = model.separation, previous, legal_share(prob), view_k
+        last = Refined(previous, model.separation, legal_share(prob), view_k, corner_side(model))
         # The coarse grid (pass 0) is the reference only until a refined pass exists: its
         # separation was maximised by the search itself, so it overstates (see the end).
-        if last_sep > best_sep or it == 1:
-            best_sep, best_corners, best_legal, best_k = last_sep, last_corners, last_legal, last_k
+        if last.separation > best.separation or it == 1:
+            best = last
         if it == cfg.refine_iterations:
             break
         shapes, _ = tile_mod.decode(prob)
@@ -222,7 +242,7 @@ def refine_corners(
         moved = float(np.abs(new - previous).max())
         previous = new
         if moved < max(0.3, 0.01 * pitch) and it > 0:
-            last_corners, last_k = new, geo.k  # converged: its separation is the one just measured
+            last = last._replace(corners=new, k=geo.k)  # converged: its separation is the one just measured
             break
     # Separation is flat near the truth (the arms are the precise part), so the
     # latest fit stands unless the fixed tiles collapsed under it against an
@@ -232,9 +252,7 @@ def refine_corners(
     # closer to the truth, and a dotted table's chance 2.8 to 1.7 (falling back
     # to the coarse grid kept the worse grid and accepted the table as a board;
     # on 268 day, night and hand photos it never kept a better one).
-    if last_sep >= cfg.refine_keep * best_sep:
-        return Refined(last_corners, last_sep, last_legal, last_k)
-    return Refined(best_corners, best_sep, best_legal, best_k)
+    return last if last.separation >= cfg.refine_keep * best.separation else best
 
 
 def _arm_centres(
