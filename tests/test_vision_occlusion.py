@@ -411,6 +411,14 @@ def test_an_object_lying_on_the_tiles_is_reported(seed: int, look: str, kind: st
     assert reading.signals is not None and reading.signals.flat_cells >= OcclusionConfig().min_flat_cells
 
 
+@pytest.mark.parametrize(("seed", "look", "colour"), [(46, "hedge", (200, 200, 200)), (46, "dark", (140, 140, 140))])
+def test_a_neutral_card_is_reported(seed: int, look: str, colour: tuple[int, int, int]) -> None:
+    """A plain light-grey or grey card: its border, pips and edges leave three flat half tiles here."""
+    image, corners = _labelled(seed, look, "day")
+    covered = lay_object(image, corners, "card", np.random.default_rng(seed), centre=(3.5, 3.5), card_colour=colour)
+    assert BoardReader().read(covered).occluded
+
+
 def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
     image, corners = _labelled(41, "classic", "day")
     rect = BoardReader().read_detailed(image, corners=corners).rect
@@ -431,3 +439,20 @@ def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
     assert flat_cluster(card, {(3, 3)}, nothing, covered=under) == 0  # pawns stand there
     assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells), "day", cfg)
     assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells - 1), "night", cfg) is None
+
+
+def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> None:
+    """A high-gain night frame: a dark cup over the tiles is flat but for the sensor's noise."""
+    image, corners = _labelled(42, "hedge", "night")
+    rect = BoardReader().read_detailed(image, corners=corners).rect
+    assert rect is not None
+    t, m = rect.tile_px, rect.margin_px
+    cup = dataclasses.replace(rect, image=rect.image.copy())
+    rng = np.random.default_rng(7)
+    dark = np.clip(20 + rng.normal(0, 4, (3 * t, 3 * t, 1)), 0, 255).astype(np.uint8)
+    cup.image[m + 2 * t : m + 5 * t, m + 2 * t : m + 5 * t] = dark  # 3x3 tiles under a dark, noisy disc
+    nothing = np.zeros((8, 8), bool)
+    cfg = OcclusionConfig()
+    assert flat_cluster(cup, {(3, 3)}, nothing) < cfg.min_flat_cells  # the noise looks like structure
+    assert flat_cluster(cup, {(3, 3)}, nothing, smooth=cfg.night_flat_blur) >= cfg.min_flat_cells
+    assert flat_cluster(rect, {(3, 3)}, nothing, smooth=cfg.night_flat_blur) == 0  # the clean board keeps its tiles

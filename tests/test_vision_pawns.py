@@ -276,6 +276,41 @@ def test_a_blob_unlike_the_pawn_sets_size_is_marked() -> None:
     assert set_size_deviation(rows, unsure) == [0.0] * 4
 
 
+def test_a_blob_lit_against_the_other_pawns_light_is_marked() -> None:
+    """One light for all: a blob's lit and dark sides are compared with the OTHER colours' sure pawns' only."""
+    from vision.pawn_consensus import consensus
+    from vision.pawn_features import DARK, LIT
+
+    def blob(lit: tuple[float, float], dark: tuple[float, float], shading: float = 1.0) -> list[float]:
+        row = [0.0] * len(FEATURES)
+        row[LIT], row[LIT + 1], row[DARK], row[DARK + 1] = (*lit, *dark)
+        row[FEATURES.index("surface")] = row[FEATURES.index("shadow")] = shading
+        return row
+
+    lit_west = blob((-30.0, 0.0), (0.4, 0.0))  # bright toward -x, shadow toward +x
+    rows = [lit_west, lit_west, lit_west, blob((30.0, 0.0), (-0.4, 0.0)), blob((0.0, 5.0), (0.0, 0.0))]
+    colours = ["red", "green", "blue", "yellow", "yellow"]
+    sure = [True, True, True, False, False]
+    out = consensus(rows, colours, sure)
+    assert out[3] == pytest.approx((-1.0, -1.0))  # a print "lit" from the other side
+    assert out[4] == pytest.approx((0.0, 0.0))  # no slope, no dark side: says nothing
+    assert out[0] == pytest.approx((1.0, 1.0))  # the two other sure pawns agree with it
+    # A rival of its own colour does not vote, nor does the blob itself: red and one more sure colour
+    # are too few (MIN_OTHERS) for the blue blob.
+    few = consensus(rows[:3], ["red", "blue", "blue"], [True, True, True])
+    assert few[1] == (0.0, 0.0)
+    assert few[0] == pytest.approx((1.0, 1.0))
+    # A flipped rival of another colour, sure as well, pulls the consensus of the others apart.
+    rows[3] = blob((30.0, 0.0), (-0.4, 0.0))
+    mixed = consensus(rows, colours, [True, True, True, True, False])
+    assert mixed[0][0] == pytest.approx(1.0 / 1.0)  # green + blue west, yellow east: sum points west
+    assert mixed[3] == pytest.approx((-1.0, -1.0))
+    # A blob with hardly any shading or shadow of its own: its directions are noise and say less.
+    rows[3] = blob((30.0, 0.0), (-0.4, 0.0), shading=0.1)
+    faint = consensus(rows, colours, sure)
+    assert -1.0 < faint[3][0] < -0.2 and -1.0 < faint[3][1] < -0.2
+
+
 def test_the_camera_nadir_is_recovered_from_the_boards_homography() -> None:
     """A camera placed over the board (focal, position known): the board's corners alone give back where it stands."""
     from vision.pawn_geometry import camera_position, nadir
@@ -344,13 +379,13 @@ def test_a_cast_shadow_is_the_board_darker_than_its_own_material() -> None:
     value = np.where(wall, 60.0, 200.0).astype(np.float32)
     box, centroid = (38, 38, 21, 21), np.array([48.0, 48.0])
     material = (wall & (labels == 0), corridor & (labels == 0), 60.0, 200.0)
-    raw_print, _ = _surroundings(labels, 1, value, box, centroid, t)
-    print_shadow, _ = _surroundings(labels, 1, value, box, centroid, t, material)
+    raw_print, _, _ = _surroundings(labels, 1, value, box, centroid, t)
+    print_shadow, _, _ = _surroundings(labels, 1, value, box, centroid, t, material)
     assert raw_print > 0.6  # the old measure took the artwork's contrast for a shadow
     assert print_shadow < 0.05
     shaded = value.copy()
     shaded[(yy > 48) & corridor] = 110.0  # the corridor below-right of the body in its shadow
-    cast, _ = _surroundings(labels, 1, shaded, box, centroid, t, material)
+    cast, _, _ = _surroundings(labels, 1, shaded, box, centroid, t, material)
     assert cast > 0.4
 
 

@@ -121,8 +121,11 @@ class LocateConfig:
       pay for them (~0.25 s more; the common path is unchanged).
     * ``second_opinion_separation``: the bar a second opinion's refined grid must
       clear. Its searches place ~20000 more grids, so chance reaches higher: a
-      dotted table with the board cut away reached 2.6 there, the boards they
-      rescued 3.3-6.8.
+      dotted table with the board cut away reached 2.6 there (when the bar was
+      3.0); that grid read the tiles' corners as corridor, and since the corner
+      tests (``max_corner_side`` here, and in the searches themselves) no grid
+      that passes them reached 1.9, second opinions included: the same bar as
+      the first answer's.
     * ``sweep_hypotheses``/``sweep_pitches``: the pitch sweep keeps the axes and
       centres of the refuted grid and of this many lattices (those whose grids the
       fixed tiles liked best) and places grids of this many pitches from 0.5x to
@@ -152,7 +155,11 @@ class LocateConfig:
     * ``min_separation``: below this separation of the fixed tiles' known open
       and closed edges (in spreads) there is no board to speak of: the search
       maximises it over many candidate grids, so chance alone reaches ~2 on a
-      table; real boards measure 5-20 by day, 4+ at night.
+      table; real boards measure 5-20 by day, 4+ at night, 2.4-3 under a shadow
+      band or glare on the held-out renderer. Of ~800 refined wrong grids (140
+      table-only photos, the hand sets) those whose corners read as wall
+      (``max_corner_side``) reached 1.88 at most; 2.2 (was 2.5 before that
+      test) found four more clean boards on 560 day photos.
     """
 
     work_px: int = 420
@@ -162,7 +169,7 @@ class LocateConfig:
     max_pitches: int = 2
     refine_tile_px: int = 24
     refine_iterations: int = 6
-    min_separation: float = 2.5
+    min_separation: float = 2.2
     clear_separation: float = 2.2
     coarse_separation: float = 2.5
     polish_candidates: int = 12
@@ -173,7 +180,7 @@ class LocateConfig:
     sweep_pitches: int = 30
     sweep_fine: int = 12
     fallbacks: bool = True
-    second_opinion_separation: float = 3.0
+    second_opinion_separation: float = 2.2
     min_legal: float = 0.5
     max_corner_side: float = 0.5
     min_bend: float = 0.05

@@ -73,6 +73,18 @@ _N_OPEN, _N_CLOSED = int(_FIXED_OPEN.sum()), int((~_FIXED_OPEN).sum())
 BOARD_CORNERS = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
 
 
+#: A grid is scored only when its fixed tiles' discriminant reads the tiles' own corners as wall:
+#: their level (0, the features being relative to them) nearer the closed edges' mean than the
+#: open ones' (0 = at the closed mean, 1 = at the open mean; the midpoint is the discriminant's
+#: own boundary). A board's closed sides and corners are the same wall (refined grids: -0.1..0.1);
+#: a chance grid on a patterned table separates edges by a pattern that ignores the corners and
+#: mostly has its "open" class there (~1). Pruned here, such grids no longer win the searches:
+#: /tmp/fin/ho_occ 0012 (a striped table) found, and the searches stop sooner on boards beside
+#: dotted and checked cloths. :func:`vision.locate_refine.corner_side` is the same test on the
+#: refined grid.
+_CORNER_SIDE = 0.5
+
+
 def _batch_homographies(quads: np.ndarray) -> np.ndarray:
     """Board (0..7 tile units) -> image homographies for N quads (N x 4 x 2): (N, 3, 3).
 
@@ -119,9 +131,15 @@ def _gather(image: np.ndarray, quads: np.ndarray, points_h: np.ndarray) -> tuple
     return vals, ok.all(axis=1)
 
 
-def _fisher(feats: np.ndarray, pos_mean: np.ndarray, neg_mean: np.ndarray, n_pos: int, n_neg: int) -> np.ndarray:
+def _fisher(
+    feats: np.ndarray, pos_mean: np.ndarray, neg_mean: np.ndarray, n_pos: int, n_neg: int, corner_wall: bool = False
+) -> np.ndarray:
     """Fisher separation d' of two classes of samples, per grid: ``feats`` (C, N, K) float64, the classes
     given by averaging weights over K (1/n on a class's samples, 0 elsewhere).
+
+    ``corner_wall``: the samples are relative to the tiles' corners and the second
+    class is wall; a grid whose discriminant puts the corners' level (0) nearer the
+    first class than the second scores 0 (see :data:`_CORNER_SIDE`).
 
     The pooled within-class covariance is the scatter of all K samples less
     each class's mean term (one product instead of one per class), ridged by
@@ -136,7 +154,13 @@ def _fisher(feats: np.ndarray, pos_mean: np.ndarray, neg_mean: np.ndarray, n_pos
     cov += np.eye(dim)[None] * (np.trace(cov, axis1=1, axis2=2)[:, None, None] * 0.05 / dim + 1e-6)
     diff = mp - mn
     wvec = np.linalg.solve(cov, diff[..., None])[..., 0]
-    return np.sqrt(np.maximum((wvec * diff).sum(axis=1), 0.0))
+    gap = (wvec * diff).sum(axis=1)
+    score = np.sqrt(np.maximum(gap, 0.0))
+    if corner_wall:
+        # The features are relative to the tiles' corners, so the corners' own level is 0.
+        side = -(wvec * mn).sum(axis=1) / np.maximum(gap, 1e-12)
+        score = np.where(side < _CORNER_SIDE, score, 0.0)
+    return score
 
 
 def _separation(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -155,7 +179,7 @@ def _separation(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
     low = np.minimum(np.minimum(c0, c1), np.minimum(c2, c3))
     wall = 0.5 * (c0 + c1 + c2 + c3 - high - low)
     feats = (vals[:, :, 4:] - wall[:, :, None]).reshape(vals.shape[0], len(quads), 64).astype(np.float64)
-    score = _fisher(feats, _OPEN_MEAN, _CLOSED_MEAN, _N_OPEN, _N_CLOSED)
+    score = _fisher(feats, _OPEN_MEAN, _CLOSED_MEAN, _N_OPEN, _N_CLOSED, corner_wall=True)
     return np.where(ok, score, 0.0)
 
 
@@ -209,6 +233,39 @@ def _search_window(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch:
     sc = _separation(blur, _grid_quads(inv, origins, ones, ones))
     i = int(np.argmax(sc))
     return float(sc[i]), origins[i]
+
+
+def _search_windows(
+    lab: np.ndarray, blurs: dict[int, np.ndarray], inv: np.ndarray, centre: np.ndarray, pitches: np.ndarray
+) -> list[tuple[float, np.ndarray]]:
+    """:func:`_search_window` for many pitches of one lattice at once: (d', origin) per pitch, in order.
+
+    The same grids and scores as one call per pitch, but the pitches that share a
+    blurred image are scored in one batch per step: the pitch sweep places ~4000
+    grids per lattice, and per-call overhead was most of its time.
+    """
+    steps = _offsets(np.arange(-1.0, 0.99, 0.2))
+    windows = _offsets(np.arange(-2, 3, dtype=np.float64))
+    out: list[tuple[float, np.ndarray]] = [(0.0, centre)] * len(pitches)
+    groups: dict[int, list[int]] = {}
+    for i, pitch in enumerate(pitches):
+        groups.setdefault(id(_blurred(lab, float(pitch), blurs)), []).append(i)
+    for members in groups.values():
+        idx = np.array(members)
+        pitch = pitches[idx][:, None]  # (m, 1)
+        blur = _blurred(lab, float(pitch[0, 0]), blurs)
+        results = []
+        origin = centre[None] - 3.5 * pitch  # (a) phase and window parity
+        for offsets in (steps, windows):  # then (b) which 7x7 window of the periodic pattern
+            origins = origin[:, None, :] + offsets[None] * pitch[:, :, None]  # (m, K, 2)
+            side = np.repeat(pitch[:, 0], len(offsets))
+            sc = _separation(blur, _grid_quads(inv, origins.reshape(-1, 2), side, side)).reshape(len(idx), -1)
+            best = sc.argmax(axis=1)
+            origin = origins[np.arange(len(idx)), best]
+            results = sc[np.arange(len(idx)), best]
+        for j, i in enumerate(members):
+            out[i] = (float(results[j]), origin[j])
+    return out
 
 
 def _search_fine(blur: np.ndarray, inv: np.ndarray, origin: np.ndarray, pitch: float) -> tuple[float, np.ndarray]:
@@ -479,10 +536,9 @@ def swept_quad(work: np.ndarray, frames: list[Placed], cfg: LocateConfig) -> tup
     blurs: dict[int, np.ndarray] = {}
     placed = []
     for inv, centre, pitch in frames:
-        for ratio in np.geomspace(0.5, 1.6, cfg.sweep_pitches):
-            swept = pitch * float(ratio)
-            score, origin = _search_window(_blurred(lab, swept, blurs), inv, centre, swept)
-            placed.append((score, inv, origin, swept))
+        sweep = pitch * np.geomspace(0.5, 1.6, cfg.sweep_pitches)
+        for (score, origin), swept in zip(_search_windows(lab, blurs, inv, centre, sweep), sweep, strict=True):
+            placed.append((score, inv, origin, float(swept)))
     # The sub-tile step only for the likeliest placements: it moves a grid by a tenth of a
     # tile, which reorders placements within a few tenths of d', not from the bottom up.
     placed.sort(key=lambda item: -item[0])

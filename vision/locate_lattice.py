@@ -209,8 +209,25 @@ def _lattice(
         match = [b for b in b_list if 0.8 < np.linalg.norm(b) / np.linalg.norm(a) < 1.25]
         if match:
             item = (_refine_vector(auto, cx, cy, a), _refine_vector(auto, cx, cy, match[0]))
+            if not _square_enough(*item):
+                continue
             out.append((*item, harmonic(a) + harmonic(match[0])) if with_strength else item)
     return out
+
+
+#: The least angle (degrees) between a lattice's two axes that a board can show: a square tile's
+#: corner stays near 90 degrees under any camera the companion is used with (75-90 on ~3100
+#: labelled corners of all four renderers). The sectors of :func:`_lattice` would let two
+#: peaks of a diagonal pattern meet at a few degrees; such a lattice is no board's, and its
+#: canonical frame (area ~ 1 / sin of the angle) grows to ~4000 px square: ~0.3 s of
+#: warps and window sums on one hand-covered photo, for nothing.
+MIN_AXIS_ANGLE = 60.0
+
+
+def _square_enough(a_vec: np.ndarray, b_vec: np.ndarray) -> bool:
+    """Whether the axes of a lattice meet at :data:`MIN_AXIS_ANGLE` or more (either way round)."""
+    cos = abs(float(a_vec @ b_vec)) / max(float(np.linalg.norm(a_vec) * np.linalg.norm(b_vec)), 1e-12)
+    return cos <= float(np.cos(np.deg2rad(MIN_AXIS_ANGLE)))
 
 
 def _sharpen(auto: np.ndarray, cx: int, cy: int, vec: np.ndarray) -> np.ndarray:

@@ -86,8 +86,10 @@ def signals(
     covered: Iterable[Square] = (),
     boxes: Iterable[tuple[int, int, int, int]] = (),
     config: OcclusionConfig | None = None,
+    lighting: str = "day",
 ) -> Signals:
-    """Measure every occlusion signal of a rectified frame (``covered``/``boxes``: where pawns stand)."""
+    """Measure every occlusion signal of a rectified frame (``covered``/``boxes``: where pawns stand;
+    ``lighting``: at night the flat cells are measured on smoothed grey, see :mod:`vision.occlusion_flat`)."""
     cfg = config or OcclusionConfig()
     hidden = set(covered)
     unclear = {divmod(i, SIZE) for i, t in enumerate(tiles) if t.confidence < cfg.low_confidence} - hidden
@@ -108,7 +110,15 @@ def signals(
         low_tiles=len(unclear),
         fixed_wrong=wrong,
         low_cluster=_largest_group(unclear),
-        flat_cells=flat_cluster(rect, unclear, foreign, hidden, cfg.flat_level, cfg.clip_level),
+        flat_cells=flat_cluster(
+            rect,
+            unclear,
+            foreign,
+            hidden,
+            cfg.flat_level,
+            cfg.clip_level,
+            cfg.night_flat_blur if lighting == "night" else 0.0,
+        ),
     )
 
 

@@ -93,6 +93,15 @@ class OcclusionConfig:
     cells without them: glare); on 420 frames with a card, cup or phone pasted over
     the tiles (tests/support/board_objects.py) 376 made one, 215 caught by no other
     rule (recognised 169 -> 384). Glare flattens cells too but leaves the tiles readable.
+    Three cells (three quarters of a tile), not four: a card's printed border and pips
+    and its edges keep many of its cells structured. With label corners on 673 clean
+    frames of four renderers (/tmp/dev and seeds 1330000-1338529, day and night) the
+    groups were 0 cells but for one clean board already flagged (a hazy corner, 5);
+    cards pasted on 495 frames of four renderers (grey, light grey, white; seeds
+    from the path) recognised 375 -> 395, one more hand (3 cells) caught.
+    ``night_flat_blur``: at night the flat cells are measured on log grey smoothed
+    with this sigma (rectified pixels): the high gain's noise made a dark cup over
+    the glowing walls look structured (see :mod:`vision.occlusion_flat`).
     """
 
     blank_std: float = 4.0
@@ -122,7 +131,8 @@ class OcclusionConfig:
     seam_keep: float = 0.9
     clip_level: float = 252.0
     flat_level: float = 0.3
-    min_flat_cells: int = 4
+    min_flat_cells: int = 3
+    night_flat_blur: float = 1.5
 
 
 @dataclass(frozen=True)

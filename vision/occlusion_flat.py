@@ -15,6 +15,11 @@ it unclear or brings a colour of its own to their corners. So a group of flat
 cells counts only when it lies on an unclear tile or a foreign tile corner
 (:func:`vision.occlusion_lattice.lattice_foreign`). Blown-out cells with the
 cells around them (the glare's halo) and the squares pawns stand on are left out.
+
+At night the camera's gain is high: in a dark object (a cup over the glowing walls)
+the sensor's noise alone makes a gradient as strong as the tiles' structure, so the
+log grey is smoothed first (``night_flat_blur``, 1.5 px of the 48 px tile: the noise
+goes, the tiles' edges stay).
 """
 
 from __future__ import annotations
@@ -38,9 +43,14 @@ def _tile_area(rect: Rectified, rim: int = 0) -> np.ndarray:
     return rect.image[m - rim : m + side + rim, m - rim : m + side + rim]
 
 
-def _relative_strength(rect: Rectified) -> np.ndarray:
-    """14x14 mean gradient of log grey per cell over the board's median cell (box means by area resize)."""
+def _relative_strength(rect: Rectified, smooth: float = 0.0) -> np.ndarray:
+    """14x14 mean gradient of log grey per cell over the board's median cell (box means by area resize).
+
+    ``smooth``: Gaussian sigma (rectified pixels) applied to the log grey first, or 0.
+    """
     log = cv2.LUT(cv2.cvtColor(_tile_area(rect, 1), cv2.COLOR_BGR2GRAY), _LOG_GREY)
+    if smooth > 0:
+        log = cv2.GaussianBlur(log, (0, 0), smooth)
     grad = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3), 0.0)
     grad += cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3), 0.0)
     k = SIZE * CELLS
@@ -70,16 +80,18 @@ def flat_cluster(
     covered: Iterable[Square] = (),
     flat_level: float = 0.3,
     clip_level: float = 252.0,
+    smooth: float = 0.0,
 ) -> int:
     """Largest 4-connected group of flat half-tile cells lying on an unclear tile or a foreign tile corner.
 
     ``foreign``: 8x8 lattice points (:func:`vision.occlusion_lattice.lattice_foreign`);
     cells of ``covered`` squares (pawns) never count. Only measured when the board
-    shows something (an unclear tile or a foreign point): 0 otherwise.
+    shows something (an unclear tile or a foreign point): 0 otherwise. ``smooth``: see
+    :func:`_relative_strength` (at night: the sensor's noise, see the module docstring).
     """
     if not unclear and not foreign.any():
         return 0
-    rel = _relative_strength(rect)
+    rel = _relative_strength(rect, smooth)
     for r, c in covered:
         rel[r * CELLS : (r + 1) * CELLS, c * CELLS : (c + 1) * CELLS] = np.inf
     if not (rel < flat_level).any():  # the common case on a clean board: no need to look for glare

@@ -3,7 +3,11 @@
 Each feature says one physical thing about a raised, lit solid versus flat print:
 size and compactness, saturation, shading (a smooth light field over the blob),
 a specular glint, a one-sided cast shadow, elongation away from the camera, and
-dark marks enclosed by the blob (a picture's eyes and spots). The small order
+dark marks enclosed by the blob (a picture's eyes and spots). Two are the blob's
+directions (its lit side and its dark side, ``lit_x``/``lit_y``, ``dark_x``/``dark_y``):
+they carry no weight themselves; the board-level terms compare them across blobs
+(``size_deviation``, ``lit_consensus``, ``dark_consensus``, filled in by
+:func:`vision.pawn_model.with_set_size`). The small order
 statistics are computed by hand (:func:`percentiles`, :func:`median`): numpy's
 general machinery costs several times the work on arrays this small.
 """
@@ -27,6 +31,7 @@ FEATURES: tuple[str, ...] = (
     "log_area", "log_area_small", "log_area_large", "fill", "extent", "saturation", "inner_cv", "inner_range",
     "value_cv", "dark_share", "glint", "centre_offset", "solidity", "elongation", "shadow", "ring_level",
     "marks", "smooth_range", "surface", "width", "size_deviation", "thickness",
+    "lit_consensus", "dark_consensus", "lit_x", "lit_y", "dark_x", "dark_y",
 )  # fmt: skip
 
 #: The board's materials for a cast shadow: certain wall, certain corridor (full-image
@@ -36,9 +41,34 @@ Material = tuple[np.ndarray, np.ndarray, float, float]
 WIDTH = FEATURES.index("width")
 THICKNESS = FEATURES.index("thickness")
 _SHADOW, _RING, _MARKS = (FEATURES.index(n) for n in ("shadow", "ring_level", "marks"))
+#: Board-level terms (:mod:`vision.pawn_consensus`), filled in once every blob is described.
+LIT_CONSENSUS, DARK_CONSENSUS = FEATURES.index("lit_consensus"), FEATURES.index("dark_consensus")
+#: Each blob's lit side (its brightness slope) and dark side (the darker surroundings), for those terms.
+LIT, DARK = FEATURES.index("lit_x"), FEATURES.index("dark_x")
+_SURFACE = FEATURES.index("surface")
+#: A blob's own lit side (dark side) has its full say in the light consensus from this much
+#: shading (``surface``) and cast shadow (``shadow``) on, less below: about the least most
+#: pawns have (the pawn blobs' 25th percentiles on the fit's boards). A flat blob's slope
+#: direction is noise, and so is the darkest side of even surroundings: a pawn that shows
+#: little shading is not held against the light (third renderer: a dull yellow pawn
+#: dropped), nor is a flat print counted for it.
+SURFACE_FULL = 0.33
+SHADOW_FULL = 0.27
+
+
+def lit_say(surface: float) -> float:
+    """How much a blob's lit side counts in the light consensus (0..1), from its shading."""
+    return min(1.0, max(0.0, surface) / SURFACE_FULL)
+
+
+def dark_say(shadow: float) -> float:
+    """How much a blob's dark side counts in the light consensus (0..1), from its cast shadow."""
+    return min(1.0, max(0.0, shadow) / SHADOW_FULL)
 #: The ranges of the features computed last (shadow and ring level are clipped to them;
 #: marks only grow from 0), for the best case of a blob before they are computed.
-_LATE_RANGES = ((_SHADOW, 0.0, 1.0), (_RING, 0.0, 3.0), (_MARKS, 0.0, 1e9))
+_LATE_RANGES = (
+    (_SHADOW, 0.0, 1.0), (_RING, 0.0, 3.0), (_MARKS, 0.0, 1e9), (LIT_CONSENSUS, -1.0, 1.0), (DARK_CONSENSUS, -1.0, 1.0),
+)  # fmt: skip
 
 
 def features(
@@ -93,7 +123,7 @@ def features(
     shine = (hsv[..., 2] > 190) & (hsv[..., 1] < 90)
     glint = float(np.count_nonzero(holes & shine)) * (48.0 / t) ** 2
     region = (inner_ys, inner_xs) if big_inner else (ys, xs)
-    smooth_range, surface = _shading(
+    smooth_range, surface, lit_side = _shading(
         hsv[..., 2], None if light is None else light[y : y + h, x : x + w], v_all, region, t
     )
     # Blob pixel coordinates (rectified image) about their centroid, along and across the
@@ -132,15 +162,22 @@ def features(
         min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6),
         0.0,  # size deviation: a board-level feature, see vision.pawn_model.set_size_deviation
         _thickness(blob, t),
+        0.0,  # lit consensus: board-level, see vision.pawn_consensus
+        0.0,  # dark consensus: likewise
+        lit_side[0],
+        lit_side[1],
+        0.0,  # dark side, below
+        0.0,
     ]
     if floor is not None and _best_case(feats, *floor) < 0.0:
         return None  # cannot reach the decision threshold whatever its surroundings and marks
     body_level = median(v) if len(v) else 0.0
     marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
     feats[_MARKS] = math.log1p(float(marks.sum()) * (48.0 / t) ** 2) / 3.0
-    feats[_SHADOW], feats[_RING] = _surroundings(
+    feats[_SHADOW], feats[_RING], shadow_side = _surroundings(
         labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t, material
     )
+    feats[DARK], feats[DARK + 1] = shadow_side
     # The foot: the blob end nearest the camera point, moved in by the foot's radius.
     half_width = max(1.0, (c_hi - c_lo) / 2.0)
     shift = min(a_lo + half_width, (a_lo + a_hi) / 2.0)
@@ -175,6 +212,8 @@ def _best_case(partial: list[float], model: PawnModel, threshold: float) -> floa
     row = list(partial)
     for i, lo, hi in _LATE_RANGES:
         row[i] = hi if model.slope_sign(i) > 0 else lo
+    if model.slope_sign(LIT_CONSENSUS) > 0:  # a blob's lit side has no more say than its shading (known by now)
+        row[LIT_CONSENSUS] = lit_say(partial[_SURFACE])
     p = min(max(threshold, 1e-12), 1 - 1e-12)
     return model.logit(row) - math.log(p / (1 - p))
 
@@ -205,14 +244,15 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
 
 def _shading(
     raw: np.ndarray, light: np.ndarray | None, value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int
-) -> tuple[float, float]:
+) -> tuple[float, float, tuple[float, float]]:
     """How much a smooth light field varies over the blob: its lit and its shaded side.
 
     Two measures blind to small printed marks: the brightness range after a median
     filter (~0.14 tile, wider than an eye or a dot) and the range of a quadratic
     surface fitted robustly (outliers - marks, glints - dropped) to the brightness.
     A raised rounded body facing a light has both large; a flat print has both small,
-    whatever its internal detail.
+    whatever its internal detail. Also the surface's slope at the centroid (relit
+    brightness per tile, x and y): it points to the lit side (see :mod:`vision.pawn_consensus`).
     """
     k = max(3, round(0.14 * t)) | 1
     ys, xs = inside
@@ -223,7 +263,7 @@ def _shading(
     if light is not None:
         med = med / light[ys, xs]
     if n < 6:
-        return 0.0, 0.0
+        return 0.0, 0.0, (0.0, 0.0)
     lo, hi = percentiles(med, (10, 90))
     smooth_range = float((hi - lo) / max(1.0, hi))
     design = np.empty((n, 6))
@@ -234,15 +274,18 @@ def _shading(
     design[:, 4] = design[:, 2] * design[:, 2]
     design[:, 5] = design[:, 1] * design[:, 2]
     target = value[ys, xs].astype(np.float64)
-    fitted = design @ _least_squares(design, target)
+    coef = _least_squares(design, target)
+    fitted = design @ coef
     # Refit once without the outliers (marks, glints), unless too few pixels would be left.
     resid = np.abs(target - fitted)
     keep = resid <= max(4.0, 2.5 * median(resid))
     if keep.sum() >= 6:
-        fitted = design @ _least_squares(design[keep], target[keep])
+        coef = _least_squares(design[keep], target[keep])
+        fitted = design @ coef
     f_lo, f_hi = percentiles(fitted, (5, 95))
     surface = float((f_hi - f_lo) / max(1.0, abs(median(fitted))))
-    return smooth_range, min(surface, 2.0)
+    # The surface's slope at the centroid points to the lit side.
+    return smooth_range, min(surface, 2.0), (float(coef[1]), float(coef[2]))
 
 
 @cache
@@ -259,7 +302,7 @@ def _surroundings(
     centroid: np.ndarray,
     t: int,
     material: Material | None = None,
-) -> tuple[float, float]:
+) -> tuple[float, float, tuple[float, float]]:
     """How one-sided the darkness around a blob is (a cast shadow), and the surroundings' level vs the blob's.
 
     A ring just outside the blob is split in 8 sectors around its centroid; a pawn's
@@ -268,6 +311,8 @@ def _surroundings(
     its own material's usual brightness (the others left out): a cast shadow is the
     board darker than itself, while dark wall beside light corridor is only artwork
     (a flat print in a corridor next to walls otherwise had a pawn's "shadow").
+    Also the dark side: each sector's shortfall from the brightest, summed as vectors
+    (:func:`_dark_side`; for :mod:`vision.pawn_consensus`).
     """
     x, y, w, h = box
     g = max(3, round(0.14 * t))
@@ -280,7 +325,7 @@ def _surroundings(
     v = value[y0:y1, x0:x1].astype(np.float64)
     ys, xs = np.nonzero(ring)
     if len(ys) < 16:
-        return 0.0, 1.0
+        return 0.0, 1.0, (0.0, 0.0)
     angle = np.arctan2(ys + y0 - centroid[1], xs + x0 - centroid[0])
     sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
     raw = value[y0:y1, x0:x1][ys, xs]
@@ -294,9 +339,23 @@ def _surroundings(
         if np.count_nonzero(known) >= 16:
             scaled = raw[known] / np.where(is_wall[known], wall_level, corridor_level)
             medians = group_medians(np.minimum(scaled, 9.0).astype(np.float32), sector[known], 8)
-            return 1.0 - min(medians) / max(1e-3, max(medians)), ring_level
+            side = _dark_side(medians, sector[known])
+            return 1.0 - min(medians) / max(1e-3, max(medians)), ring_level, side
     medians = group_medians(raw, sector, 8)
-    return 1.0 - min(medians) / max(1.0, max(medians)), ring_level
+    return 1.0 - min(medians) / max(1.0, max(medians)), ring_level, _dark_side(medians, sector)
+
+
+def _dark_side(medians: list[float], sector: np.ndarray) -> tuple[float, float]:
+    """The direction (from the centroid) the surroundings are darker to: each sector's shortfall from the
+    brightest, as a vector along the sector's middle angle, summed (the sectors of :func:`_surroundings`)."""
+    present = np.flatnonzero(np.bincount(sector, minlength=8))
+    top = max(medians)
+    sx = sy = 0.0
+    for k, level in zip(present.tolist(), medians, strict=True):
+        angle = -math.pi + (k + 0.5) * math.pi / 4
+        sx += (top - level) * math.cos(angle)
+        sy += (top - level) * math.sin(angle)
+    return sx, sy
 
 
 def group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> list[float]:

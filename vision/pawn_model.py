@@ -1,6 +1,6 @@
 """The pawn decision: thresholds and the logistic model over the blob features.
 
-The model was fitted on blobs of boards from three independent renderers, each
+The model was fitted on blobs of boards from four independent renderers, each
 term's direction fixed by the physics its feature describes (see :mod:`vision.pawns`).
 """
 
@@ -16,7 +16,8 @@ import numpy as np
 
 from companion.board import Color
 from vision.pawn_colour import HUE_RANGES
-from vision.pawn_features import FEATURES
+from vision.pawn_consensus import with_consensus
+from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 
 
 @dataclass(frozen=True)
@@ -127,34 +128,39 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: The pawn model (:class:`PawnModel`): knots at the 25th and 75th percentile of the
 #: pawn blobs' values. Fitted by ``python -m tests.support.fit_pawns --l2 0.002 --per-folder``
 #: (slopes' signs bounded there, see its ``SIGNS``) on the day blobs of 160 team-renderer,
-#: 160 held-out-renderer and 160 third-renderer boards (seeds 951000+, 955000+; 950000+,
-#: 954000+; 985100+, 985300+), pawns leaning away from the camera's nadir, a cast
-#: shadow measured against the board's own material.
+#: 160 held-out-renderer, 160 third-renderer and 160 fourth-renderer boards (seeds
+#: 951000+, 955000+; 950000+, 954000+; 985100+, 985300+; 1300000+, 1301000+), pawns
+#: leaning away from the camera's nadir, a cast shadow measured against the board's own
+#: material, each blob's lit and dark side compared with the other pawns'
+#: (:mod:`vision.pawn_consensus`).
 PAWN_MODEL = PawnModel.from_terms(
     {
-        "log_area_small": ((-0.2434, 0.0), (1.153, 1.367, 0.0)),
-        "log_area_large": ((0.0, 0.1678), (0.0, 0.0, -1.115)),
-        "fill": ((0.6713, 0.7579), (-2.882, -3.947, 0.0)),
-        "saturation": ((0.683, 0.8199), (0.0, 2.067, 4.228)),
-        "inner_cv": ((0.1335, 0.2474), (0.0, -3.442, 0.0)),
-        "inner_range": ((0.2848, 0.472), (0.0, -0.8332, -1.286)),
-        "value_cv": ((0.1938, 0.3045), (-3.376, -6.337, -10.24)),
-        "dark_share": ((0.1195, 0.458), (4.385, 3.353, 0.0)),
-        "glint": ((0.0, 0.5973), (0.0, 2.579, 0.01572)),
-        "solidity": ((0.9186, 0.9594), (8.571, 0.0, 0.0)),
-        "elongation": ((1.0302, 1.3585), (0.0, 6.144, 0.3785)),
-        "shadow": ((0.2529, 0.5015), (7.061, 3.954, 0.1134)),
-        "marks": ((0.0,), (0.0, -1.922)),
-        "smooth_range": ((0.2215, 0.4263), (8.872, 0.0, 3.034)),
-        "surface": ((0.3304, 0.7108), (9.88, 2.457, 0.0)),
-        "size_deviation": ((), (-1.484,)),
-        "thickness": ((0.1373, 0.2039), (12.87, 0.0, 0.0)),
+        "log_area_small": ((-0.2608, 0.0), (1.455, 1.31, 0.0)),
+        "log_area_large": ((0.0, 0.1446), (0.0, 0.0, -1.219)),
+        "fill": ((0.6722, 0.7599), (-1.854, -4.089, -3.137)),
+        "saturation": ((0.6962, 0.8231), (0.5401, 5.042, 1.774)),
+        "inner_range": ((0.2861, 0.4583), (0.0, -0.8004, -1.861)),
+        "value_cv": ((0.1918, 0.2968), (-2.368, -4.577, -10.06)),
+        "dark_share": ((0.1005, 0.425), (3.911, 2.456, 0.5378)),
+        "glint": ((0.0, 0.5365), (0.0, 2.288, 0.3028)),
+        "solidity": ((0.9244, 0.9617), (8.003, 0.0, 0.0)),
+        "elongation": ((1.0353, 1.3658), (0.0, 6.878, 0.4212)),
+        "shadow": ((0.2714, 0.4974), (9.355, 4.631, 0.0)),
+        "marks": ((0.0,), (0.0, -1.901)),
+        "smooth_range": ((0.2161, 0.4121), (8.749, 0.0, 1.339)),
+        "surface": ((0.3298, 0.6668), (9.096, 1.955, 0.0)),
+        "size_deviation": ((), (-1.395,)),
+        "thickness": ((0.1458, 0.2039), (10.18, 0.0, 0.0)),
+        "lit_consensus": ((0.0,), (1.075, 1.018)),
+        "dark_consensus": ((0.0,), (0.9465, 0.1767)),
     },
-    bias=-18.25,
+    bias=-17.67,
 )
 
 _LOG_AREA = FEATURES.index("log_area")
 _SIZE = FEATURES.index("size_deviation")
+#: The board-level terms: left out when deciding which blobs are sure pawns.
+_BOARD = (_SIZE, LIT_CONSENSUS, DARK_CONSENSUS)
 #: Blobs at least this sure without the size term make the set's size (need two of them);
 #: a log-area deviation up to ``SET_TOLERANCE`` costs nothing (a pawn partly hidden or
 #: leaning varies that much). Tried on the fit's 320 boards: sure 0.6-0.97 and tolerance
@@ -246,7 +252,9 @@ def confidence(features: Sequence[float], model: PawnModel = PAWN_MODEL) -> floa
     return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0)))
 
 
-def set_size_deviation(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL) -> list[float]:
+def set_size_deviation(
+    rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL, sure: Sequence[bool] | None = None
+) -> list[float]:
     """Per blob: how far its size is from the size of this board's pawn set (|log area ratio|, 0..2).
 
     The four pawns are one set - the same piece in four colours - so on one board they
@@ -254,25 +262,41 @@ def set_size_deviation(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_
     looks like a pawn rarely matches them (on 320 rendered boards of both renderers the
     pawns' log areas sat a median 0.08 from their set's, the artwork scoring like a
     pawn 0.4). The set's size is the median log area of the blobs sure to be pawns
-    without this term (:data:`SET_SURE`); with fewer than two there is no set, and no
-    deviation.
+    without this term (:data:`SET_SURE`, :func:`sure_pawns`, or ``sure`` given); with
+    fewer than two there is no set, and no deviation.
     """
-    sure_logit = math.log(SET_SURE / (1 - SET_SURE))
-    areas = [
-        float(row[_LOG_AREA]) for row in rows if model.logit(row) - model.term(_SIZE, float(row[_SIZE])) >= sure_logit
-    ]
+    sure = sure_pawns(rows, model) if sure is None else sure
+    areas = [float(row[_LOG_AREA]) for row, is_sure in zip(rows, sure, strict=True) if is_sure]
     if len(areas) < 2:
         return [0.0] * len(rows)
     ref = float(np.median(areas))
     return [min(max(abs(float(row[_LOG_AREA]) - ref) - SET_TOLERANCE, 0.0), 2.0) for row in rows]
 
 
-def with_set_size(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL) -> list[tuple[float, ...]]:
-    """``rows`` with their ``size_deviation`` filled in (see :func:`set_size_deviation`)."""
-    devs = set_size_deviation(rows, model)
-    return [(*row[:_SIZE], dev, *row[_SIZE + 1 :]) for row, dev in zip(rows, devs, strict=True)]
+def sure_pawns(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL) -> list[bool]:
+    """Per blob: is it sure to be a pawn (:data:`SET_SURE`) on its own evidence, the board-level terms left out?
+
+    Those terms compare a blob with the sure ones, so a blob's own comparison cannot make
+    it sure (and the sure set does not depend on itself).
+    """
+    sure_logit = math.log(SET_SURE / (1 - SET_SURE))
+    return [model.logit(row) - sum(model.term(i, float(row[i])) for i in _BOARD) >= sure_logit for row in rows]
+
+
+def with_set_size(
+    rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL, colours: Sequence[object] | None = None
+) -> list[tuple[float, ...]]:
+    """``rows`` with their board-level terms filled in: ``size_deviation`` (see :func:`set_size_deviation`)
+    and, given each blob's colour, the light consensus (:mod:`vision.pawn_consensus`)."""
+    sure = sure_pawns(rows, model)
+    devs = set_size_deviation(rows, model, sure)
+    out = [(*row[:_SIZE], dev, *row[_SIZE + 1 :]) for row, dev in zip(rows, devs, strict=True)]
+    if colours is None:
+        return out
+    return with_consensus(out, colours, sure)
 
 
 __all__ = [
-    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "confidence", "set_size_deviation", "with_set_size",
+    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "confidence", "set_size_deviation", "sure_pawns",
+    "with_set_size",
 ]  # fmt: skip

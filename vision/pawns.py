@@ -46,9 +46,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    at the quartiles of the pawns' values, :class:`vision.pawn_model.PawnModel`): a
    feature says only what it means, and may stop saying more where pawns stop (a
    light pool's or a two-tone print's "shading" beyond any pawn's no longer adds).
-   It was fitted (``tests/support/fit_pawns.py``) on ~5400
-   blobs of 480 boards from three independent renderers (the team's looks, a
-   held-out renderer and a third, with other artwork, pawn shapes and lighting), with each
+   It was fitted (``tests/support/fit_pawns.py``) on ~8500
+   blobs of 640 boards from four independent renderers (the team's looks, a
+   held-out renderer, a third and a fourth, with other artwork, pawn shapes and lighting), with each
    slope's sign bounded by the physics above (more smooth shading, glint, shadow,
    lean, solidity count *for* a pawn; marks, raw brightness spread the smooth
    field does not explain, and box-filling lattice-aligned shapes *against*), so a
@@ -56,6 +56,11 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    evidence of print and earned no weight.) One term is the board's: the four pawns
    are one set, the same piece in four colours, so a blob far from the size of the
    blobs sure to be pawns scores lower (:func:`vision.pawn_model.set_size_deviation`).
+   And one light lights them all: a blob whose lit side (its brightness slope) and
+   dark side (where the board around it is darkest, a cast shadow's side) point
+   against those of the other colours' sure pawns scores lower, one that points with
+   them higher (:mod:`vision.pawn_consensus`; a print's drawn or blurred "shading"
+   turns with its tile).
    Features that describe one renderer's artwork rather than a pawn (how large a
    blob may be, its offset from the tile centre, its surroundings' brightness) get
    no weight. Each colour is reported at most once (its best blob) and only above
@@ -155,7 +160,7 @@ def find_pawns(
     threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
     best: dict[Color, tuple[float, Candidate]] = {}
     found = candidates(rect, tiles, cfg, model, camera, min_confidence=threshold)
-    rows = with_set_size([cand.features for cand in found], cfg.model)
+    rows = with_set_size([cand.features for cand in found], cfg.model, [cand.color for cand in found])
     for cand, row in zip(found, rows, strict=True):
         p = confidence(row, cfg.model)
         if p >= threshold and (cand.color not in best or p > best[cand.color][0]):

@@ -203,7 +203,7 @@ class BoardReader:
         quality = float(grid_quality(erased, tiles_cfg, bands=bands))
         reading.grid_quality = quality
         boxes = [d.box for d in detections]
-        signals = occ.signals(rect, image.shape, tiles, quality, exclude, boxes, cfg.occlusion)
+        signals = occ.signals(rect, image.shape, tiles, quality, exclude, boxes, cfg.occlusion, lighting)
         reading.signals = signals
         problem = occ.decide(signals, lighting, cfg.occlusion)
         if problem:

@@ -30,10 +30,13 @@ def _rounded(w: int, h: int, r: int) -> np.ndarray:
     return alpha
 
 
-def _card(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def _card(rng: np.random.Generator, colour: tuple[int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A playing card: white or a random colour (``colour``: this BGR), a printed border and a few pips."""
     w, h = int(1.8 * PX * rng.uniform(0.9, 1.1)), int(2.5 * PX * rng.uniform(0.9, 1.1))
     alpha = _rounded(w, h, int(0.12 * PX))
     base = (245, 245, 245) if rng.random() < 0.5 else tuple(int(v) for v in rng.integers(40, 230, 3))
+    if colour is not None:
+        base = colour
     layer = np.empty((h, w, 3), np.uint8)
     layer[:] = base
     inset = int(0.12 * PX)
@@ -91,10 +94,12 @@ def lay_object(
     rng: np.random.Generator,
     night: bool = False,
     centre: tuple[float, float] | None = None,
+    card_colour: tuple[int, int, int] | None = None,
 ) -> np.ndarray:
     """A copy of ``image`` with a ``kind`` object lying on the board (``centre``: tiles from the tile area's
-    top-left corner; random inside the board when None); ``corners``: the label's tile-area corners."""
-    layer, alpha = _DRAW[kind](rng)
+    top-left corner; random inside the board when None; ``card_colour``: a card's BGR, e.g. white or a neutral
+    grey); ``corners``: the label's tile-area corners."""
+    layer, alpha = _card(rng, card_colour) if kind == "card" else _DRAW[kind](rng)
     cx, cy = centre if centre is not None else (rng.uniform(1.3, 5.7), rng.uniform(1.3, 5.7))
     h, w = alpha.shape
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(0, 180)), 1.0)

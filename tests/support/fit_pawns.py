@@ -19,8 +19,10 @@ weight), so every feature's term is monotone. The model, standardisation folded 
 is printed ready to paste into ``vision/pawn_model.py``, with the per-folder pawn
 accuracy of the decisions it makes (scored like ``vision.evaluate``).
 
-Use folders of BOTH renderers (``companion render-photos`` and
-``tests.support.holdout_render``) so the model learns what a pawn is, not one look.
+Use folders of EVERY renderer (``companion render-photos``, ``tests.support.holdout_render``,
+``third_render``, ``fourth_render``) with ``--per-folder`` so the model learns what a pawn
+is, not one look. ``--without FEATURE ...`` fits with those features given no weight
+(ablation of a new term on the same blobs).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import numpy as np
 
 from vision.dataset import iter_decoded, load_folder
 from vision.pawn_candidates import candidates
-from vision.pawn_model import FEATURES, PawnConfig, PawnModel, set_size_deviation
+from vision.pawn_model import FEATURES, PawnConfig, PawnModel, with_set_size
 from vision.reader import ReaderConfig, normalise_frame
 from vision.rectify import rectify
 from vision.tiles import read_tiles
@@ -68,6 +70,12 @@ SIGNS: dict[str, int | None] = {
     "width": 0,
     "size_deviation": -1,  # the four pawns are one set: as large as each other
     "thickness": +1,  # a raised body is solid; a ring, an outline, a wall's edge is a thin stroke
+    "lit_consensus": +1,  # one light: a pawn's lit side points as the other pawns' do
+    "dark_consensus": +1,  # ... and so does its cast shadow
+    "lit_x": 0,  # directions: only their consensus over the board speaks
+    "lit_y": 0,
+    "dark_x": 0,
+    "dark_y": 0,
 }
 
 #: Knots of each feature's term: these percentiles of the pawn blobs' values (a term may
@@ -201,12 +209,15 @@ def _projected_adam(
 
 
 def fill_set_size(data: dict[str, np.ndarray], model: PawnModel | None) -> dict[str, np.ndarray]:
-    """Fill each image's ``size_deviation`` column as :func:`vision.pawns.find_pawns` does (in place; 0: no model)."""
-    column = FEATURES.index("size_deviation")
+    """Fill each image's board-level columns as :func:`vision.pawns.find_pawns` does (in place; 0: no model)."""
+    board = [FEATURES.index(name) for name in ("size_deviation", "lit_consensus", "dark_consensus")]
     feats = data["features"]
     for image_id in np.unique(data["image"]):
         sel = np.flatnonzero(data["image"] == image_id)
-        feats[sel, column] = set_size_deviation(feats[sel].tolist(), model) if model is not None else 0.0
+        if model is None:
+            feats[np.ix_(sel, board)] = 0.0
+            continue
+        feats[sel] = with_set_size(feats[sel].tolist(), model, data["colour"][sel].tolist())
     return data
 
 
@@ -306,6 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--per-folder", action="store_true", help="each training folder weighs the same")
     ap.add_argument("--save", help="write the fitted model's terms and bias here (JSON)")
     ap.add_argument("--misses", action="store_true", help="per folder, why pawns were missed or falsely reported")
+    ap.add_argument("--without", nargs="*", default=[], metavar="FEATURE", help="features given no weight (ablation)")
     ap.add_argument("--set", nargs="*", default=[], metavar="NAME=NUMBER", help="PawnConfig fields to try")
     args = ap.parse_args(argv)
     config = replace(PawnConfig(), **{k: float(v) for k, v in (item.split("=", 1) for item in args.set)})
@@ -314,6 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     percentiles = [float(q) for q in args.knots.split(",") if q]
     x_all = np.concatenate([d["features"][~d["night"]] for d in train])
     groups = np.concatenate([np.full(int((~d["night"]).sum()), k) for k, d in enumerate(train)])
+    for name in args.without:
+        SIGNS[name] = 0
     knots = knots_of(x_all, y, percentiles, frozenset(args.straight)) if args.segments else None
     # The set-size term depends on the model (which blobs are sure pawns without it):
     # fit, fill it in with the model so far, refit, a few times.
