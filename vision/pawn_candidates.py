@@ -4,12 +4,17 @@ The corridor and wall colours are learned on this frame, where the read openings
 say a pixel is certainly corridor or certainly wall whatever the edition (see
 :mod:`vision.pawns`, step 1); each surviving blob is described by
 :func:`vision.pawn_features.features`.
+
+Colours are judged under the board's usual light: where the materials show the light
+tinted (a lamp's pool, an LED's glow, :func:`vision.pawn_light.colour_cast`) the image
+is divided by the tint before the pawn hues are looked for, so a white corridor in a
+green glow is not a green blob and a blue pawn in a yellow pool is blue again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import cv2
@@ -21,9 +26,15 @@ from vision.occlusion import shade_invariant
 from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import THICKNESS, WIDTH, Material, features, median
 from vision.pawn_geometry import nadir
-from vision.pawn_light import light_map, relit
+from vision.pawn_light import light_map, neutral, relit
 from vision.pawn_model import PawnConfig
 from vision.rectify import Rectified
+
+#: Judge colours under the board's usual light (:func:`vision.pawn_light.colour_cast`).
+CAST = True
+
+#: The grid (pixels) the light's colour is sampled on (:func:`vision.pawn_light.colour_cast`).
+CAST_STEP = 8
 
 #: The channels' mean as a 1x3 colour transform.
 _MEAN = np.full((1, 3), 1.0 / 3.0, np.float32)
@@ -157,6 +168,22 @@ def candidates(
     """
     cfg = config or PawnConfig()
     t, m = rect.tile_px, rect.margin_px
+    # Brightness is the channels' mean, not HSV's value (their maximum): a saturated
+    # pawn under bright light has its strongest channel clipped at 255 all over, so its
+    # value is flat, while the other channels still rise toward the highlight and fall
+    # on the shaded side. (Refitted on three renderers: right pawns on 8 sets not fitted
+    # on 944 -> 967, 5 fewer false reports.) It is the photo's own brightness: the
+    # light map below divides out the light's strength.
+    brightness = cv2.transform(rect.image, _MEAN)
+    board = tiles is not None and len(tiles) == SIZE * SIZE
+    if board:
+        wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
+        if CAST and cfg.light_sigma > 0:
+            # The colours as under the board's usual light (pawn_light.colour_cast), before any
+            # hue is looked at: one HSV conversion and one set of masks either way.
+            judged = neutral(rect.image, [wall, arms], cfg.light_sigma * t, CAST_STEP)
+            if judged is not None:
+                rect = replace(rect, image=judged)
     hsv = cv2.cvtColor(rect.image, cv2.COLOR_BGR2HSV)
     inside = np.zeros(hsv.shape[:2], dtype=bool)
     inside[m : m + SIZE * t, m : m + SIZE * t] = True
@@ -165,17 +192,11 @@ def candidates(
     lit = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value) & inside
     hue = np.ascontiguousarray(hsv[..., 0])
     masks = {color: (cv2.LUT(hue, _hue_table(tuple(rng))) > 0) & lit for color, rng in ranges.items()}
-    # From here on brightness is the channels' mean, not HSV's value (their maximum): a
-    # saturated pawn under bright light has its strongest channel clipped at 255 all
-    # over, so its value is flat, while the other channels still rise toward the
-    # highlight and fall on the shaded side. (Refitted on three renderers: right pawns
-    # on 8 sets not fitted on 944 -> 967, 5 fewer false reports.)
-    hsv[..., 2] = cv2.transform(rect.image, _MEAN)
-    value = hsv[..., 2]
+    hsv[..., 2] = brightness
+    value = brightness
     light = None
     material: Material | None = None
-    if tiles is not None and len(tiles) == SIZE * SIZE:
-        wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
+    if board:
         coloured = np.logical_or.reduce(list(masks.values()))
         plain_wall, plain_arms = (_light_reference(zone, coloured) for zone in (wall, arms))
         if cfg.light_sigma > 0:

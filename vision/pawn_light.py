@@ -74,3 +74,116 @@ def relit(value: np.ndarray, light: np.ndarray | None) -> np.ndarray:
     if light is None:
         return value
     return value.astype(np.float32) / light
+
+
+#: A light whose colour varies less than this over the board (channel gain, relative) is
+#: taken as evenly coloured: its colours are judged as they are.
+MIN_CAST = 0.04
+
+
+def colour_cast(image: np.ndarray, references: list[np.ndarray], sigma: float, step: int = 8) -> np.ndarray | None:
+    """The light's local colour (float32 (H, W, 3): per pixel the channels' gains, mean 1), or None.
+
+    The board is the light meter of :func:`light_map`, per channel: where a material's
+    blue channel reads 20 % above its usual level and its red 20 % below, the light there
+    is bluish. A pawn in a coloured light pool (a lamp, an LED's glow) takes that colour
+    too - a blue pawn turns grey, a white corridor green - and a flat print or a glowing
+    square under it looks like a pawn colour. Dividing the image by these gains shows
+    every surface as under the board's usual light (:func:`neutral`). Only the light's
+    *variation* over the board is measured (the materials' colours are not known, so a
+    cast over the whole photo stays). None when the light is evenly coloured (every gain
+    within :data:`MIN_CAST` of the others) or cannot be measured.
+    """
+    gains = _cast_grid(image, references, sigma, step)
+    if gains is None:
+        return None
+    h, w = image.shape[:2]
+    return cv2.resize(gains, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def neutral(image: np.ndarray, references: list[np.ndarray], sigma: float, step: int = 8) -> np.ndarray | None:
+    """``image`` (BGR uint8) divided by its :func:`colour_cast`, or None where there is no cast to divide out.
+
+    The gains are inverted on the coarse grid they are measured on (the light is
+    smooth) and interpolated back, so the full image takes one multiplication.
+    """
+    gains = _cast_grid(image, references, sigma, step)
+    if gains is None:
+        return None
+    h, w = image.shape[:2]
+    inverse = cv2.resize(1.0 / gains, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.multiply(image, inverse, dtype=cv2.CV_8U)
+
+
+def _cast_grid(image: np.ndarray, references: list[np.ndarray], sigma: float, step: int) -> np.ndarray | None:
+    """:func:`colour_cast` on every ``step``-th pixel (float32 (h, w, 3)), or None.
+
+    The light is smooth and the blur averages the samples, so a coarse grid measures it
+    as well as the full image. The arrays are that small that numpy's per-call cost is
+    most of the time: every material is blurred in one call, and the channels are
+    combined as planes, not reduced over a 3-long axis.
+    """
+    sampled = np.ascontiguousarray(image[::step, ::step])
+    pixels = sampled.astype(np.float32)
+    s = max(0.5, sigma / step)
+    planes, medians = [], []
+    for mask in references:
+        sample = np.ascontiguousarray(mask[::step, ::step])
+        if int(np.count_nonzero(sample)) < 16:
+            continue
+        levels = _channel_medians(sampled[sample])
+        if float(levels.min()) < 20.0:  # a channel too dark in this material to read the light from
+            continue
+        m = sample.view(np.uint8).astype(np.float32)[..., None]
+        planes += [pixels * m, m]
+        medians.append(levels.astype(np.float32))
+    if not medians:
+        return None
+    blurred = cv2.GaussianBlur(np.concatenate(planes, axis=-1), (0, 0), s)
+    chroma, level, seen = [], [], []
+    for k, levels in enumerate(medians):
+        weight = blurred[..., 4 * k + 3]
+        gain = [blurred[..., 4 * k + c] / np.maximum(weight * levels[c], 1e-6) for c in range(3)]
+        mean = np.maximum((gain[0] + gain[1] + gain[2]) / 3.0, 1e-6)
+        chroma.append([g / mean - 1.0 for g in gain])
+        level.append(mean)
+        seen.append(weight > 1e-3 * float(weight.max()))
+    # A light scales every material alike: where the materials' brightness gains disagree
+    # (a hand over the board is brighter than a dark wall and darker than a light
+    # corridor) what they read is not the light, and its colour counts that much less.
+    low = np.where(seen[0], level[0], np.inf)
+    high = np.where(seen[0], level[0], 0.0)
+    for lev, ok in zip(level[1:], seen[1:], strict=True):
+        low = np.where(ok, np.minimum(low, lev), low)
+        high = np.where(ok, np.maximum(high, lev), high)
+    trust = np.where(high > 0.0, (np.minimum(low, high) / np.maximum(high, 1e-6)) ** 2, 1.0)
+    # A light acts on every material alike; something over the board (a hand, a sleeve)
+    # changes each material's colour differently. Where the materials disagree only
+    # what they agree on is the light's: per channel the smaller shift, none where
+    # they shift opposite ways.
+    shift, have = chroma[0], seen[0]
+    for theirs, ok in zip(chroma[1:], seen[1:], strict=True):
+        both = have & ok
+        merged = []
+        for mine, other in zip(shift, theirs, strict=True):
+            agreed = np.where(mine * other > 0, np.sign(mine) * np.minimum(np.abs(mine), np.abs(other)), 0.0)
+            merged.append(np.where(both, agreed, np.where(have, mine, other)))
+        shift, have = merged, have | ok
+    gains = [np.clip(np.where(have, 1.0 + d * trust, 1.0), 0.15, 4.0) for d in shift]
+    mean = (gains[0] + gains[1] + gains[2]) / 3.0
+    out = cv2.merge([(g / mean).astype(np.float32) for g in gains])
+    if float(np.abs(out - 1.0).max()) < MIN_CAST:
+        return None
+    return out
+
+
+def _channel_medians(pixels: np.ndarray) -> np.ndarray:
+    """Each channel's median of (n, 3) 8-bit ``pixels`` (float32 (3,)), as ``np.median(pixels, axis=0)``.
+
+    One partition of the channel rows: ``np.median``'s own checks cost more than the
+    work on a material's few hundred grid samples.
+    """
+    n = len(pixels)
+    lo, hi = (n - 1) // 2, n // 2
+    part = np.partition(np.ascontiguousarray(pixels.T), [lo, hi], axis=1)
+    return (part[:, lo].astype(np.float32) + part[:, hi]) / 2.0

@@ -1,0 +1,82 @@
+"""Pawn candidates: the light's colour measured on the board's own materials and divided out."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.pawn_light import colour_cast, neutral
+
+
+def _two_materials(side: int = 160) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A board of dark wall stripes and light corridor (BGR uint8), with each material's mask."""
+    _, xx = np.mgrid[0:side, 0:side]
+    wall = (xx // 16) % 2 == 0
+    image = np.where(wall[..., None], np.array([70, 110, 90], np.float64), np.array([190, 205, 215], np.float64))
+    return image, wall, ~wall
+
+
+def _chromaticity_spread(image: np.ndarray, mask: np.ndarray) -> float:
+    """How much one material's (b, g) shares of B+G+R vary over the board (their std, summed)."""
+    pixels = image[mask].astype(np.float64)
+    shares = pixels / np.maximum(pixels.sum(axis=1, keepdims=True), 1.0)
+    return float(shares[:, :2].std(axis=0).sum())
+
+
+def test_a_coloured_light_pool_is_measured_on_the_materials_and_divided_out() -> None:
+    image, wall, corridor = _two_materials()
+    side = image.shape[0]
+    # Greenish light rising to the right: green gains up to 1.3, blue and red fall to 0.8.
+    ramp = np.linspace(0.0, 1.0, side)[None, :]
+    gains = np.stack([1.0 - 0.2 * ramp, 1.0 + 0.3 * ramp, 1.0 - 0.2 * ramp], axis=-1)
+    lit = np.clip(image * gains, 0, 255).astype(np.uint8)
+    cast = colour_cast(lit, [wall, corridor], sigma=12.0)
+    assert cast is not None and cast.shape == lit.shape
+    inner = (slice(16, -16), slice(16, -16))
+    assert float(cast[inner][:, -20:, 1].mean()) > float(cast[inner][:, :20, 1].mean()) + 0.15
+    np.testing.assert_allclose(cast.mean(axis=-1), 1.0, atol=1e-4)  # a colour, not a brightness
+    neutral = np.clip(lit / cast, 0, 255)
+    for mask in (wall, corridor):
+        assert _chromaticity_spread(neutral[inner], mask[inner]) < 0.3 * _chromaticity_spread(lit[inner], mask[inner])
+
+
+def test_light_of_one_colour_has_no_cast_whatever_its_brightness() -> None:
+    """A shadow or a white light pool changes how much light falls, not its colour: nothing to divide out."""
+    image, wall, corridor = _two_materials()
+    ramp = np.linspace(0.5, 1.2, image.shape[0])[None, :, None]
+    shaded = np.clip(image * ramp, 0, 255).astype(np.uint8)
+    assert colour_cast(shaded, [wall, corridor], sigma=12.0) is None
+    # Without a material to read the light from there is no measure either.
+    assert colour_cast(shaded, [np.zeros(wall.shape, bool)], sigma=12.0) is None
+
+
+def test_a_hand_over_the_board_is_not_taken_for_a_coloured_light() -> None:
+    """A light scales both materials alike; skin over them makes the dark wall brighter and the corridor darker."""
+    image, wall, corridor = _two_materials()
+    side = image.shape[0]
+    patch = (slice(0, side), slice(3 * side // 4, side))  # a quarter: the materials' usual colour is the rest's
+    covered = image.copy()
+    covered[patch] = (80, 120, 190)  # skin, the same colour over wall and corridor alike
+    tinted = image.copy()
+    tinted[patch] = image[patch] * np.array([0.8, 1.0, 1.25])  # the same hue shift as a warm light
+    lit = colour_cast(np.clip(tinted, 0, 255).astype(np.uint8), [wall, corridor], sigma=12.0)
+    hand = colour_cast(covered.astype(np.uint8), [wall, corridor], sigma=12.0)
+    assert lit is not None
+    inner = (slice(16, -16), slice(3 * side // 4 + 16, -8))
+    lit_shift = float(np.abs(lit[inner] - 1.0).mean())
+    hand_shift = 0.0 if hand is None else float(np.abs(hand[inner] - 1.0).mean())
+    assert lit_shift > 0.08
+    assert hand_shift < 0.5 * lit_shift
+
+
+def test_neutral_divides_the_image_by_the_cast_and_leaves_an_even_light_alone() -> None:
+    image, wall, corridor = _two_materials()
+    ramp = np.linspace(0.0, 1.0, image.shape[0])[None, :]
+    gains = np.stack([1.0 - 0.2 * ramp, 1.0 + 0.3 * ramp, 1.0 - 0.2 * ramp], axis=-1)
+    lit = np.clip(image * gains, 0, 255).astype(np.uint8)
+    cast = colour_cast(lit, [wall, corridor], sigma=12.0)
+    judged = neutral(lit, [wall, corridor], sigma=12.0)
+    assert cast is not None and judged is not None and judged.dtype == np.uint8
+    # The gains are inverted before they are interpolated: the same image to within rounding.
+    assert int(np.abs(judged.astype(int) - np.clip(np.rint(lit / cast), 0, 255).astype(int)).max()) <= 2
+    even = np.clip(image * np.linspace(0.5, 1.2, image.shape[0])[None, :, None], 0, 255).astype(np.uint8)
+    assert neutral(even, [wall, corridor], sigma=12.0) is None
