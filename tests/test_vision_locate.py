@@ -344,15 +344,15 @@ def test_grid_scores_need_the_corners_to_read_as_wall() -> None:
     """The searches' fixed-tile score: a grid whose closed edges look like the corners (features ~0, the
     features being relative to the corners) scores its separation; the same edges with the classes
     swapped (the open ones at the corners' level, as on a table pattern) score 0."""
-    from vision.locate_grid import _CLOSED_MEAN, _FIXED_OPEN, _N_CLOSED, _N_OPEN, _OPEN_MEAN, _fisher
+    from vision.locate_score import _CLOSED_MEAN, _FIXED_OPEN, _N_CLOSED, _N_OPEN, _OPEN_MEAN, fisher
 
     rng = np.random.default_rng(3)
     noise = rng.normal(0.0, 1.0, (3, 1, 64))
     board = noise + np.where(_FIXED_OPEN, 6.0, 0.0)[None, None]  # open edges differ from the corners
     table = noise + np.where(_FIXED_OPEN, 0.0, 6.0)[None, None]  # closed edges differ from the corners
-    assert _fisher(board, _OPEN_MEAN, _CLOSED_MEAN, _N_OPEN, _N_CLOSED, corner_wall=True)[0] > 3.0
-    assert _fisher(table, _OPEN_MEAN, _CLOSED_MEAN, _N_OPEN, _N_CLOSED)[0] > 3.0
-    assert _fisher(table, _OPEN_MEAN, _CLOSED_MEAN, _N_OPEN, _N_CLOSED, corner_wall=True)[0] == 0.0
+    assert fisher(board, _OPEN_MEAN, _CLOSED_MEAN, _N_OPEN, _N_CLOSED, corner_wall=True)[0] > 3.0
+    assert fisher(table, _OPEN_MEAN, _CLOSED_MEAN, _N_OPEN, _N_CLOSED)[0] > 3.0
+    assert fisher(table, _OPEN_MEAN, _CLOSED_MEAN, _N_OPEN, _N_CLOSED, corner_wall=True)[0] == 0.0
 
 
 def test_lattices_whose_axes_nearly_meet_are_no_boards() -> None:
