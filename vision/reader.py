@@ -38,6 +38,7 @@ from vision import treasures as treasure_mod
 from vision.locate import BoardNotFoundError, locate_board
 from vision.markers import find_board_by_markers
 from vision.rectify import Lens, Rectified, rectify
+from vision.tile_hidden import visible_shares
 from vision.tiles import grid_quality, read_tiles, tiles_for_lighting, view_bands
 
 
@@ -198,7 +199,9 @@ class BoardReader:
         erased = pawn_mod.erase(rect, detections)
         # No pawns: erased is rect. With pawns, what looked like a pawn stays out of the sides.
         bands = view_bands(erased, tiles_cfg, first_bands.board) if detections else first_bands
-        tiles = read_tiles(erased, tiles_cfg, bands=bands, pawns_on=exclude) if detections else first
+        # The sides' painted-out pixels count little: a tall pawn hides arms the paint cannot restore.
+        seen = visible_shares(rect, detections, tiles_cfg) if detections else None
+        tiles = read_tiles(erased, tiles_cfg, bands=bands, pawns_on=exclude, visible=seen) if detections else first
         # The grid quality is judged with the same tile settings (and features) as the tiles.
         quality = float(grid_quality(erased, tiles_cfg, bands=bands))
         reading.grid_quality = quality

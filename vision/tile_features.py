@@ -43,8 +43,10 @@ __all__ = [
     "TilesConfig",
     "ViewBands",
     "band_features",
+    "box_means",
     "edge_features",
     "lab_view",
+    "side_boxes",
     "view_bands",
     "view_integrals",
 ]
@@ -120,6 +122,12 @@ class TilesConfig:
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
+    * ``painted_weight``: how much a band's side counts where a detected pawn covered
+      its box (``board_share`` of it or more; less cover, proportionally more): the
+      reader paints pawns out, and the painted pixels only continue the board around
+      them. On true-3D frames (tall pawns leaning over the arms) 0 or 0.25 let the
+      visible sides decide; 0 dropped a side whose both bands a pawn's head covered
+      while the inpainting had continued its corridor right (held-out occ).
     """
 
     corner_lo: float = 0.07
@@ -141,6 +149,7 @@ class TilesConfig:
     band_logit_limit: float = 10.0
     foreign_sigma: float = 6.0
     board_share: float = 0.6
+    painted_weight: float = 0.25
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
     ends_at_depth: bool = False
@@ -211,7 +220,12 @@ def _end_boxes(tile_px: int, cfg: TilesConfig) -> np.ndarray:
     )
 
 
-def _box_means(integral: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+def side_boxes(tile_px: int, cfg: TilesConfig) -> np.ndarray:
+    """The 4 side boxes (N, E, S, W) inside one tile as ``cfg`` places them, (4, 4) of x0 y0 x1 y1."""
+    return _boxes(tile_px, cfg)[1]
+
+
+def box_means(integral: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """Means over boxes (..., 4) of x0 y0 x1 y1 from a (H+1, W+1, C) integral image."""
     x0, y0, x1, y1 = (boxes[..., i] for i in range(4))
     total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
@@ -299,10 +313,10 @@ def band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...],
     offs[..., 1] = offs[..., 3] = origin[:, None, None]
 
     def stats(boxes: np.ndarray) -> np.ndarray:  # means of L, a, b and of L² per box
-        plain = np.concatenate([_box_means(sums, boxes), _box_means(lum_squares, boxes)], axis=-1)
+        plain = np.concatenate([box_means(sums, boxes), box_means(lum_squares, boxes)], axis=-1)
         if masked is None:
             return plain
-        board = np.concatenate([_box_means(part, boxes) for part in masked], axis=-1)  # per box pixel:
+        board = np.concatenate([box_means(part, boxes) for part in masked], axis=-1)  # per box pixel:
         share = board[..., 4:5]  # masked sums of L, a, b, L², and the share of board pixels
         mean = board[..., :4] / np.maximum(share, 1e-9)
         return np.where(share >= cfg.board_share, mean, plain)

@@ -144,23 +144,24 @@ def _side_logits(
     exclude: Iterable[Square] | None,
     bands: ViewBands | None = None,
     shaded: np.ndarray | None = None,
+    visible: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, TileModel]:
     """Combined open log-odds of every side (7, 7, 4), the excluded squares and the usual band's model."""
     excluded = _excluded_grid(exclude)
     if bands is None:
         bands = view_bands(rect, cfg)
-    logit, usual = _read_sides(bands, excluded, cfg, None)
+    logit, usual = _read_sides(bands, excluded, cfg, None, visible=visible)
     if 0.0 < cfg.self_train_confidence <= 1.0:
         # The tiles the first read is sure of teach the models too; their sides keep the decoded labels.
         shapes, conf = decode(_floored(logit, cfg.decode_floor), shape_prior(cfg.fixed_prior))
         sides = (shapes[..., None] >> np.arange(4)) & 1
         unsure = (conf < cfg.self_train_confidence) | excluded | _FIXED_SQUARES
         extra_sides = np.where(unsure[..., None], -1, sides)
-        logit, usual = _read_sides(bands, excluded, cfg, extra_sides, shaded)
+        logit, usual = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible)
         if cfg.line_weight > 0 and bands.lightness is not None and _in_doubt(logit, cfg.line_gate):
             logit = logit + cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
     elif shaded is not None and shaded.any():
-        logit, usual = _read_sides(bands, excluded, cfg, None, shaded)
+        logit, usual = _read_sides(bands, excluded, cfg, None, shaded, visible)
     return logit, excluded, usual.model
 
 
@@ -170,6 +171,7 @@ def _read_sides(
     cfg: TilesConfig,
     extra_sides: np.ndarray | None,
     shaded: np.ndarray | None = None,
+    visible: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, Band]:
     """Both bands read and combined: the sides' open log-odds (7, 7, 4) and the usual band.
 
@@ -180,6 +182,9 @@ def _read_sides(
     """
     usual = read_band(bands.usual, excluded, cfg, extra_sides)
     outer = read_band(bands.outer, excluded, cfg, extra_sides)
+    if visible is not None:
+        usual = replace(usual, weight=usual.weight * _seen(visible[0], cfg))
+        outer = replace(outer, weight=outer.weight * _seen(visible[1], cfg))
     # No tile has four openings: four open-looking sides mean something over the centre
     # (a dark pawn at night looks like corridor), so the border band decides there too,
     # as far as the usual band's sides all look open (:func:`covered_share`).
@@ -193,6 +198,17 @@ def _read_sides(
         if dark.any():
             logit = np.where(dark, _shade_free_logit(bands, excluded | covered, cfg, extra_sides), logit)
     return logit, usual
+
+
+def _seen(visible: np.ndarray, cfg: TilesConfig) -> np.ndarray:
+    """How much a band's side counts (7, 7, 4) given the share of its box no pawn covers.
+
+    A box at least ``board_share`` visible counts fully (its board pixels are most of
+    it); below, the painted-out pixels weigh as ``painted_weight``, so the tile's valid
+    shape rests on the sides the camera saw.
+    """
+    seen = np.clip(visible / cfg.board_share, 0.0, 1.0)
+    return cfg.painted_weight + (1.0 - cfg.painted_weight) * seen
 
 
 def _in_doubt(logit: np.ndarray, level: float) -> bool:
@@ -296,6 +312,7 @@ def read_tiles(
     exclude: set[Square] | None = None,
     bands: ViewBands | None = None,
     pawns_on: Iterable[Square] | None = None,
+    visible: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> list[TileReading]:
     """Read the 49 tiles (row-major) of a rectified board.
 
@@ -304,10 +321,12 @@ def read_tiles(
     :func:`view_bands` (with the same ``config``), when the caller has them.
     ``pawns_on``: squares where pawns stood (painted out or not): the sides their cast
     shadows may reach (:func:`shaded_sides`) are read on shade-free features only.
+    ``visible``: the share of each side's usual and border box no pawn covered
+    (:func:`vision.tile_hidden.visible_shares`); a band counts as far as it was seen.
     """
     cfg = config or DEFAULT_CONFIG
     shaded = shaded_sides(pawns_on) if pawns_on else None
-    logit, excluded, model = _side_logits(rect, cfg, exclude, bands, shaded)
+    logit, excluded, model = _side_logits(rect, cfg, exclude, bands, shaded, visible)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
     # The edges stay the frame's evidence (the referee and grid_quality weigh them);
     # only the decoded shape of a fixed square leans on its known openings.
