@@ -30,6 +30,7 @@ from vision.occlusion import (
     lattice_foreign,
     lattice_structure,
     longest_run,
+    seamless_corners,
     shade_invariant,
     signals,
     small_grey,
@@ -456,3 +457,25 @@ def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> No
     assert flat_cluster(cup, {(3, 3)}, nothing) < cfg.min_flat_cells  # the noise looks like structure
     assert flat_cluster(cup, {(3, 3)}, nothing, smooth=cfg.night_flat_blur) >= cfg.min_flat_cells
     assert flat_cluster(rect, {(3, 3)}, nothing, smooth=cfg.night_flat_blur) == 0  # the clean board keeps its tiles
+
+
+def test_a_surface_of_the_boards_own_colour_counts_where_it_hides_the_tiles_seams() -> None:
+    """A cup or a pale hand of the walls' colour: no unclear tile, no foreign corner, but the seams are gone."""
+    image, corners = _labelled(41, "classic", "day")
+    rect = BoardReader().read_detailed(image, corners=corners).rect
+    assert rect is not None
+    nothing = np.zeros((8, 8), bool)
+    assert not seamless_corners(rect).any()  # four separate tiles meet at every point of a clean board
+    t, m = rect.tile_px, rect.margin_px
+    area = rect.image[m : m + 7 * t, m : m + 7 * t].reshape(-1, 3)
+    cup = dataclasses.replace(rect, image=rect.image.copy())
+    shade = 0.85 * np.median(area, axis=0)  # the walls' colour a little in shade (the board's own clips)
+    cup.image[m + 2 * t : m + 4 * t, m + 2 * t : m + 4 * t] = shade.astype(np.uint8)
+    assert not lattice_foreign(cup).any()  # its colour passes for the board's
+    assert seamless_corners(cup)[3, 3]
+    cfg = OcclusionConfig()
+    assert flat_cluster(cup, set(), nothing) == 0
+    assert flat_cluster(cup, set(), nothing, seamless=lambda: seamless_corners(cup)) >= cfg.min_flat_cells
+    # Where a pawn stands its point is hidden, not bare.
+    box = (m + 3 * t - 10, m + 3 * t - 10, 20, 20)
+    assert not seamless_corners(cup, boxes=[box])[3, 3]

@@ -11,7 +11,8 @@ object hides part of the board, or when the frame itself is unusable:
   band (an arm crossing the board's printed frame, counted only beside an
   unclear edge tile) and the tile-corner lattice (where four tiles meet the board
   is always wall) and flat half tiles (a card, cup or phone lying on the board,
-  :mod:`vision.occlusion_flat`). Squares a pawn stands on are left out.
+  :mod:`vision.occlusion_flat`) on an unclear tile, a foreign tile corner or a corner
+  whose seams are gone (:func:`seamless_corners`). Squares a pawn stands on are left out.
 * :func:`decide` — the reason, or None.
 
 The signals live in their own modules: the frame band in :mod:`vision.occlusion_band`,
@@ -67,6 +68,7 @@ __all__ = [
     "lattice_grey",
     "lattice_structure",
     "longest_run",
+    "seamless_corners",
     "shade_invariant",
     "sharpness",
     "signals",
@@ -92,6 +94,7 @@ def signals(
     ``lighting``: at night the flat cells are measured on smoothed grey, see :mod:`vision.occlusion_flat`)."""
     cfg = config or OcclusionConfig()
     hidden = set(covered)
+    boxes = list(boxes)  # read by several signals (and later, by the seamless corners)
     unclear = {divmod(i, SIZE) for i, t in enumerate(tiles) if t.confidence < cfg.low_confidence} - hidden
     wrong = tuple(
         sq for sq, want in FIXED_TILES.items() if sq not in hidden and tiles[sq[0] * SIZE + sq[1]].openings != want
@@ -118,8 +121,24 @@ def signals(
             cfg.flat_level,
             cfg.clip_level,
             cfg.night_flat_blur if lighting == "night" else 0.0,
+            (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
         ),
     )
+
+
+def seamless_corners(
+    rect: Rectified, config: OcclusionConfig | None = None, boxes: Iterable[tuple[int, int, int, int]] = ()
+) -> np.ndarray:
+    """8x8 lattice points where the tiles' seams are gone (under ``seamless_level`` of the board's median point,
+    :func:`lattice_structure`), not blown out and not under a pawn.
+
+    Four separate tiles meet at every point: their edges and the gaps between them keep a
+    log-grey structure that shadow and exposure do not remove. A cup or a hand over the point
+    hides it even when its colour passes for the board's (a pale hand over cream walls).
+    """
+    cfg = config or OcclusionConfig()
+    seams, clipped = lattice_structure(rect, cfg.seam_patch, cfg.clip_level)
+    return (seams < cfg.seamless_level) & (clipped <= 0.5) & ~under_pawns(rect, boxes, cfg.lattice_patch)
 
 
 def _darker_cluster_at_unclear(rect: Rectified, foreign: np.ndarray, unclear: set[Square], cfg: OcclusionConfig) -> int:
@@ -149,8 +168,9 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     own, the lone band run stays out (clean nights make runs of 4) and foreign
     corners from the edge count only around an unclear tile (clean nights make
     clusters of 5 from the edge, their tiles all readable). Day or night, a flat
-    surface lying on an unclear tile or a foreign tile corner (a card, a cup, a
-    phone: :mod:`vision.occlusion_flat`) decides alone.
+    surface lying on an unclear tile, a foreign tile corner or a corner whose seams
+    are gone (a card, a cup, a phone, a pale hand: :mod:`vision.occlusion_flat`,
+    :func:`seamless_corners`) decides alone.
     """
     cfg = config or OcclusionConfig()
     night = lighting == "night"

@@ -102,6 +102,18 @@ class OcclusionConfig:
     ``night_flat_blur``: at night the flat cells are measured on log grey smoothed
     with this sigma (rectified pixels): the high gain's noise made a dark cup over
     the glowing walls look structured (see :mod:`vision.occlusion_flat`).
+    ``seamless_level``: a tile corner whose seam strength (:func:`lattice_structure`) is
+    under this share of the board's median point, not clipped and not under a pawn, marks
+    a flat group as a foreign corner does (:func:`vision.occlusion.seamless_corners`): a
+    cup or a pale hand whose colour passes for the walls' hides the seams where four tiles
+    meet (dev th_occ 0007, a hand and a cup over the top row, was read as a board with 4
+    tiles wrong once the locator found it). Measured only when the grid quality is under
+    ``seamless_quality`` (a fixed tile half mismatched; the bench frame and most clean
+    frames are above, so the common path pays nothing). On 765 located and labelled frames
+    (all /tmp/dev sets, day, night, occluded, and seeds 1365000-1365323 at occluded
+    fraction 0.8) the three hands it adds made points of 0.01-0.08; a lamp's haze over a third-
+    renderer board (dev th_day 0029), not clipped, took its points to 0.13-0.18 and made 12
+    flat cells: 0.15 or 0.2 would have flagged it, 0.1 flags no clean frame.
     """
 
     blank_std: float = 4.0
@@ -133,6 +145,8 @@ class OcclusionConfig:
     flat_level: float = 0.3
     min_flat_cells: int = 3
     night_flat_blur: float = 1.5
+    seamless_level: float = 0.1
+    seamless_quality: float = 0.97
 
 
 @dataclass(frozen=True)
@@ -152,7 +166,8 @@ class Signals:
     the corners blurs the tile under them too; noise at night leaves the tiles readable) and is
     darker than the board's corners (a hand hides the walls' glow, a light pool adds light);
     ``flat_cells``: the largest group of half-tile cells without the tiles' structure lying on
-    an unclear tile or a foreign tile corner (something flat lying on the board).
+    an unclear tile, a foreign tile corner or (grid quality under ``seamless_quality``) a tile
+    corner whose seams are gone (something flat lying on the board).
     """
 
     band_run: int

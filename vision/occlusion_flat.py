@@ -24,7 +24,7 @@ goes, the tiles' edges stay).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import cv2
 import numpy as np
@@ -81,6 +81,7 @@ def flat_cluster(
     flat_level: float = 0.3,
     clip_level: float = 252.0,
     smooth: float = 0.0,
+    seamless: Callable[[], np.ndarray] | None = None,
 ) -> int:
     """Largest 4-connected group of flat half-tile cells lying on an unclear tile or a foreign tile corner.
 
@@ -88,8 +89,11 @@ def flat_cluster(
     cells of ``covered`` squares (pawns) never count. Only measured when the board
     shows something (an unclear tile or a foreign point): 0 otherwise. ``smooth``: see
     :func:`_relative_strength` (at night: the sensor's noise, see the module docstring).
+    ``seamless``: called at most once, only when a flat group lies on neither, it gives the 8x8 lattice
+    points whose tiles' seams are gone (see :func:`vision.occlusion.signals`): such a point marks a group
+    like a foreign one, and with it the cells are measured even on a board with nothing else to show.
     """
-    if not unclear and not foreign.any():
+    if not unclear and not foreign.any() and seamless is None:
         return 0
     rel = _relative_strength(rect, smooth)
     for r, c in covered:
@@ -99,11 +103,20 @@ def flat_cluster(
     rel[_glare_cells(rect, clip_level)] = np.inf
     count, labels = cv2.connectedComponents((rel < flat_level).astype(np.uint8), connectivity=4)
     best = 0
+    marks, bare = foreign, None
     for i in range(1, count):
         cells = np.argwhere(labels == i)
         if len(cells) <= best:
             continue
         squares = {(int(a) // CELLS, int(b) // CELLS) for a, b in cells}
-        if any(sq in unclear or foreign[sq[0] : sq[0] + 2, sq[1] : sq[1] + 2].any() for sq in squares):
+        if not _lies_on(squares, unclear, marks) and seamless is not None and bare is None:
+            bare = seamless()
+            marks = foreign | bare
+        if _lies_on(squares, unclear, marks):
             best = len(cells)
     return best
+
+
+def _lies_on(squares: set[Square], unclear: set[Square], marks: np.ndarray) -> bool:
+    """Does one of ``squares`` hold an unclear tile or a marked lattice point (8x8) at one of its corners?"""
+    return any(sq in unclear or marks[sq[0] : sq[0] + 2, sq[1] : sq[1] + 2].any() for sq in squares)
