@@ -372,20 +372,27 @@ def test_pictures_reaching_into_a_side_do_not_close_it() -> None:
     assert wrong(read_tiles(view, exclude=pawns, bands=view_bands(view)), label) == []
 
 
+def _movable_ts_without_pawns(label: dict) -> list[tuple[int, int, str]]:
+    """(row, column, openings) of every movable T-shaped tile no labelled pawn stands on."""
+    pawns = pawn_squares(label)
+    return [
+        (r, c, label["tiles"][r][c])
+        for r in range(SIZE)
+        for c in range(SIZE)
+        if (r, c) not in FIXED_TILES and len(label["tiles"][r][c]) == 3 and (r, c) not in pawns
+    ]
+
+
 def _cast_shadows(rect: Rectified, label: dict, depth: float) -> tuple[Rectified, list[tuple[int, int]]]:
     """The view with a soft dark disc (a pawn's cast shadow) over the first open arm of every movable T."""
     t, m = rect.tile_px, rect.margin_px
     gain = np.ones(rect.image.shape[:2], np.float32)
     squares = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            shape = label["tiles"][r][c]
-            if (r, c) in FIXED_TILES or len(shape) != 3 or (r, c) in pawn_squares(label):
-                continue
-            dx, dy = [(0, -1), (1, 0), (0, 1), (-1, 0)]["NESW".index(shape[0])]
-            centre = (int(m + (c + 0.5 + 0.3 * dx) * t), int(m + (r + 0.5 + 0.3 * dy) * t))
-            cv2.circle(gain, centre, int(0.3 * t), 1.0 - depth, -1)
-            squares.append((r, c))
+    for r, c, shape in _movable_ts_without_pawns(label):
+        dx, dy = [(0, -1), (1, 0), (0, 1), (-1, 0)]["NESW".index(shape[0])]
+        centre = (int(m + (c + 0.5 + 0.3 * dx) * t), int(m + (r + 0.5 + 0.3 * dy) * t))
+        cv2.circle(gain, centre, int(0.3 * t), 1.0 - depth, -1)
+        squares.append((r, c))
     gain = cv2.GaussianBlur(gain, (0, 0), 2)
     return _with(rect, np.clip(rect.image * gain[..., None], 0, 255).astype(np.uint8)), squares
 
@@ -541,19 +548,15 @@ def _wall_smears(rect: Rectified, label: dict) -> tuple[Rectified, np.ndarray, l
     image = rect.image.copy()
     hidden = np.zeros(image.shape[:2], dtype=bool)
     squares = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            shape = label["tiles"][r][c]
-            if (r, c) in FIXED_TILES or len(shape) != 3 or (r, c) in pawn_squares(label):
-                continue
-            x0, y0 = m + c * t, m + r * t
-            wall = np.median(image[y0 + 4 : y0 + 10, x0 + 4 : x0 + 10].reshape(-1, 3), axis=0)
-            a, b, lo, hi = int(0.3 * t), int(0.7 * t), int(0.1 * t), int(0.25 * t)
-            boxes = [(a, lo, b, hi), (t - hi, a, t - lo, b), (a, t - hi, b, t - lo), (lo, a, hi, b)]
-            bx0, by0, bx1, by1 = boxes["NESW".index(shape[0])]
-            image[y0 + by0 : y0 + by1, x0 + bx0 : x0 + bx1] = wall
-            hidden[y0 + by0 : y0 + by1, x0 + bx0 : x0 + bx1] = True
-            squares.append((r, c))
+    for r, c, shape in _movable_ts_without_pawns(label):
+        x0, y0 = m + c * t, m + r * t
+        wall = np.median(image[y0 + 4 : y0 + 10, x0 + 4 : x0 + 10].reshape(-1, 3), axis=0)
+        a, b, lo, hi = int(0.3 * t), int(0.7 * t), int(0.1 * t), int(0.25 * t)
+        boxes = [(a, lo, b, hi), (t - hi, a, t - lo, b), (a, t - hi, b, t - lo), (lo, a, hi, b)]
+        bx0, by0, bx1, by1 = boxes["NESW".index(shape[0])]
+        image[y0 + by0 : y0 + by1, x0 + bx0 : x0 + bx1] = wall
+        hidden[y0 + by0 : y0 + by1, x0 + bx0 : x0 + bx1] = True
+        squares.append((r, c))
     return _with(rect, image), hidden, squares
 
 
