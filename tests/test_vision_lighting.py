@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.board import FIXED_TILES, SIZE, random_setup
-from vision.lighting import decide, glow_contrast, is_night
+from vision.lighting import colour_spread, decide, glow_contrast, is_night
 from vision.rectify import Rectified, rectify
 from vision.render import render_photo
 
@@ -129,3 +129,27 @@ def test_a_room_light_that_tints_the_whole_frame_green_is_not_glow() -> None:
     green_room[int(480 * 0.2) :] = (25, 50, 25)  # the table under the same green cast
     assert decide(neutral_room, board) == "night"
     assert decide(green_room, board) == "day"
+
+
+def _with_pool(view: Rectified, centre: tuple[int, int], radius_tiles: float, tint: tuple[int, int, int]) -> Rectified:
+    """Add a smooth pool of coloured light (an LED's spill) around ``centre`` (tile row, column)."""
+    h, w = view.image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    cy, cx = (MARGIN + (np.asarray(centre, np.float32) + 0.5) * TILE).tolist()
+    fall = np.exp(-((ys - cy) ** 2 + (xs - cx) ** 2) / (2.0 * (radius_tiles * TILE) ** 2))[..., None]
+    lit = view.image.astype(np.float32) + fall * np.asarray(tint, np.float32)
+    view.image[:] = np.clip(lit, 0, 255).astype(np.uint8)
+    return view
+
+
+def test_an_led_pool_over_a_glowing_board_keeps_it_one_colour() -> None:
+    """A red pool over a few tiles tints walls and pictures alike: the board is still one colour there."""
+    frame = _dim_frame()
+    glow = _with_pictures(_board_view(wall=(70, 150, 90), corridor=(8, 8, 8)), [(75, 160, 95)])
+    whole = colour_spread(glow)
+    pooled = _with_pool(glow, (1, 5), 1.3, (60, 40, 150))
+    assert colour_spread(pooled) < whole + 8.0  # against the whole board's median the pool alone read ~60
+    assert decide(frame, pooled) == "night"
+    printed = [(40, 40, 220), (220, 60, 40), (30, 200, 240), (200, 40, 200)]
+    aqua = _with_pictures(_board_view(wall=(200, 190, 120), corridor=(60, 20, 20)), printed)
+    assert colour_spread(_with_pool(aqua, (1, 5), 1.3, (60, 40, 150))) > 40.0  # pictures keep their own colours
