@@ -320,6 +320,24 @@ def test_long_run_round_the_frame_is_an_arm_without_unclear_tiles() -> None:
     assert decide(Signals(0, 0, 0.95, 0, band_alone=9), "night", cfg) is None  # noise at night
 
 
+def test_a_warm_haze_fading_out_is_not_a_hand_but_a_pale_hand_with_an_outline_is() -> None:
+    wall = (40, 150, 60)
+    warm = (168, 222, 210)  # BGR: a warm lamp's near-white veil, off the line toward pure white
+    core = [(6, 0), (6, 1), (7, 0), (7, 1)]
+    ring = [(5, 0), (5, 1), (6, 2), (7, 2)]  # every lattice point beside the core
+    outlined = _wall_lattice(wall)
+    _paint_corners(outlined, core, warm)  # the same colour with wall right beside it: a pale hand
+    assert lattice_foreign(outlined).sum() == len(core)
+    faded = _wall_lattice(wall)
+    _paint_corners(faded, core, warm)
+    _paint_corners(faded, ring, tuple(round(0.5 * w + 0.5 * 235) for w in wall))  # the veil thinning out
+    assert lattice_foreign(faded, OcclusionConfig(veil_fade=99.0)).sum() == len(core)  # without the fade rule
+    assert not lattice_foreign(faded).any()
+    faded.image[:] = outlined.image  # one point beside the core back to plain wall: an outline again
+    _paint_corners(faded, ring[:3], tuple(round(0.5 * w + 0.5 * 235) for w in wall))
+    assert lattice_foreign(faded).sum() == len(core)
+
+
 def test_foreign_corners_that_keep_their_seams_or_are_clipped_are_the_board() -> None:
     wall = (40, 150, 60)
     corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]

@@ -114,6 +114,14 @@ class OcclusionConfig:
     fraction 0.8) the three hands it adds made points of 0.01-0.08; a lamp's haze over a third-
     renderer board (dev th_day 0029), not clipped, took its points to 0.13-0.18 and made 12
     flat cells: 0.15 or 0.2 would have flagged it, 0.1 flags no clean frame.
+    ``veil_fade``: a cluster of foreign tile corners, brighter and pulled toward white, whose
+    every neighbouring point is brighter and pulled at least this share of the way toward white
+    too is a lamp's haze fading out, not a hand (:func:`vision.occlusion_lattice._veil_cores`):
+    a warm lamp's veil lies off the line toward pure white like a pale hand, but a hand has an
+    outline. Measured (located corners) on the four /tmp/dev occluded sets: the hands' clusters
+    from the edge always had a neighbour pulled at most 0.08; n4's clean third-renderer day 0020
+    (a hazy corner, "6 tile corners covered") had all its neighbours at 0.53-0.68, and another
+    clean hazy cluster (not from the edge, not flagged) 0.27: 0.3 lies between.
     """
 
     blank_std: float = 4.0
@@ -147,6 +155,7 @@ class OcclusionConfig:
     night_flat_blur: float = 1.5
     seamless_level: float = 0.1
     seamless_quality: float = 0.97
+    veil_fade: float = 0.3
 
 
 @dataclass(frozen=True)
