@@ -102,7 +102,7 @@ def features(
     cast shadow is measured (see :func:`_surroundings`).
 
     ``body`` is the least width and thickness (tiles) of a body: a thinner blob (a line
-    of artwork, a printed stroke) is None before its late features too.
+    of artwork, a printed stroke) is None before its shading and late features are measured.
     """
     t, m = rect.tile_px, rect.margin_px
     x, y, w, h = box
@@ -110,6 +110,11 @@ def features(
     hsv = full_hsv[y : y + h, x : x + w]
     v_all = (full_hsv[..., 2] if value is None else value)[y : y + h, x : x + w]
     ys, xs = np.nonzero(blob)
+    hull_pts = np.column_stack([xs, ys]).astype(np.int32)
+    width = min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6)
+    thickness = _thickness(blob, t)
+    if width < body[0] or thickness < body[1]:
+        return None  # a line of artwork or a stroke, not a body (before its costly shading is measured)
     n = len(xs)
     area = float(n)
     s = hsv[..., 1][ys, xs].astype(np.float64)
@@ -122,7 +127,6 @@ def features(
     vin = v_all[inner_ys, inner_xs].astype(np.float64) if big_inner else v
     p10, p90 = percentiles(vin, (10, 90))
     (p95,) = percentiles(v, (95,))
-    hull_pts = np.column_stack([xs, ys]).astype(np.int32)
     hull = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(hull_pts), 1)
     holes = (hull > 0) & ~blob
@@ -165,9 +169,9 @@ def features(
         0.0,  # marks, below
         smooth_range,
         surface,
-        min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6),
+        width,
         0.0,  # size deviation: a board-level feature, see vision.pawn_model.set_size_deviation
-        _thickness(blob, t),
+        thickness,
         0.0,  # lit consensus: board-level, see vision.pawn_consensus
         0.0,  # dark consensus: likewise
         lit_side[0],
@@ -175,8 +179,6 @@ def features(
         0.0,  # dark side, below
         0.0,
     ]
-    if feats[WIDTH] < body[0] or feats[THICKNESS] < body[1]:
-        return None  # a line of artwork or a stroke, not a body (nothing later can change that)
     if floor is not None and _best_case(feats, *floor) < 0.0:
         return None  # cannot reach the decision threshold whatever its surroundings and marks
     body_level = median(v) if len(v) else 0.0
