@@ -430,3 +430,62 @@ def test_each_pawn_miss_is_put_down_to_one_cause() -> None:
     data["pawn"][1] = False  # the blue blob no longer touches the (moved) blue pawn's square
     causes = miss_causes(data, model, PawnConfig())
     assert causes["no candidate"] == 1 and causes["false report"] == 1  # the green print reported, no green pawn
+
+
+@pytest.mark.parametrize("threshold", [PawnConfig().min_confidence, 0.1])
+def test_early_exit_drops_only_blobs_that_cannot_reach_the_threshold(threshold: float) -> None:
+    """The exit before the late features (after the early ones, again after the marks) is a true bound.
+
+    Every blob it gives up on, measured in full, stays under the threshold even with the
+    board-level terms at their best for it (consensus cosines of 1, no size deviation);
+    every blob it keeps is measured exactly as without the exit. Low thresholds put
+    more blobs near the bound.
+    """
+    from vision.pawn_features import DARK_CONSENSUS, LIT_CONSENSUS, dark_say, lit_say
+
+    cfg = PawnConfig()
+    dropped = 0
+    for seed, look, pawns in [CASES[0], CASES[1], (21, "classic", ()), (22, "bright", ())]:
+        rect, camera, _ = _scene(seed, look, pawns)
+        tiles = read_tiles(rect)
+        full = candidates(rect, tiles, cfg, camera=camera)
+        early = candidates(rect, tiles, cfg, camera=camera, min_confidence=threshold)
+        kept = {(c.color, c.box): c.features for c in early}
+        assert len(kept) == len(early)
+        for c in full:
+            if (c.color, c.box) in kept:
+                assert kept.pop((c.color, c.box)) == c.features
+                continue
+            dropped += 1
+            best = list(c.features)
+            best[FEATURES.index("size_deviation")] = 0.0
+            best[LIT_CONSENSUS] = lit_say(best[FEATURES.index("surface")])
+            best[DARK_CONSENSUS] = dark_say(best[FEATURES.index("shadow")])
+            assert confidence(best, cfg.model) < threshold
+        assert not kept  # the exit invents no blob
+    assert dropped >= 2  # it has work to do on these boards
+
+
+@pytest.mark.parametrize("lighting", ["day", "night"])
+def test_pawn_confidences_are_those_without_the_early_exit(lighting: str) -> None:
+    """The exit keeps every blob that could be a sure pawn too (a voter in the board-level terms),
+    so even at night's high threshold each pawn's confidence is the one every blob measured gives."""
+    from vision.pawn_model import with_set_size
+
+    cfg = PawnConfig(night_min_confidence=0.99)
+    threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
+    reported = 0
+    for seed, look, pawns in CASES:
+        rect, camera, _ = _scene(seed, look, pawns)
+        tiles = read_tiles(rect)
+        full = candidates(rect, tiles, cfg, camera=camera)
+        rows = with_set_size([c.features for c in full], cfg.model, [c.color for c in full])
+        expected: dict[Color, float] = {}
+        for cand, row in zip(full, rows, strict=True):
+            p = confidence(row, cfg.model)
+            if p >= threshold and p > expected.get(cand.color, 0.0):
+                expected[cand.color] = p
+        found = find_pawns(rect, tiles, cfg, camera=camera, lighting=lighting)
+        assert {d.color: d.confidence for d in found} == expected
+        reported += len(found)
+    assert reported >= 5

@@ -24,7 +24,7 @@ from companion.board import SIZE, Color
 from companion.observation import TileReading
 from vision.occlusion import shade_invariant
 from vision.pawn_colour import ColourModel, hue_only
-from vision.pawn_features import THICKNESS, WIDTH, Material, features, median
+from vision.pawn_features import Material, features, median
 from vision.pawn_geometry import nadir
 from vision.pawn_light import light_map, neutral, relit
 from vision.pawn_model import PawnConfig
@@ -214,6 +214,7 @@ def candidates(
     k = max(3, round(t / 16)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     floor = None if min_confidence is None else (cfg.model, min_confidence)
+    body = (cfg.min_width, cfg.min_thickness)
     out: list[Candidate] = []
     for color, mask in masks.items():
         labels, stats = _components(mask, kernel, k)
@@ -223,14 +224,12 @@ def candidates(
                 continue
             if area < cfg.min_fill * w * h:  # a thin curve or a ring, not a solid
                 continue
-            found = features(labels, i, hsv, (x, y, w, h), cam, rect, value, floor, light, material)
+            # Narrower than min_width: a line of artwork (a wall's edge, a stripe); thinner than
+            # min_thickness: a stroke (a printed ring, an outline) - not a body either way.
+            found = features(labels, i, hsv, (x, y, w, h), cam, rect, value, floor, light, material, body)
             if found is None:
                 continue
             feats, base = found
-            if feats[WIDTH] < cfg.min_width:  # a line of artwork (a wall's edge, a stripe), not a body
-                continue
-            if feats[THICKNESS] < cfg.min_thickness:  # a stroke (a printed ring, an outline), not a body
-                continue
             out.append(Candidate(color, feats, base, (x, y, w, h), rel, labels, i))
     return out
 

@@ -64,6 +64,8 @@ def lit_say(surface: float) -> float:
 def dark_say(shadow: float) -> float:
     """How much a blob's dark side counts in the light consensus (0..1), from its cast shadow."""
     return min(1.0, max(0.0, shadow) / SHADOW_FULL)
+
+
 #: The ranges of the features computed last (shadow and ring level are clipped to them;
 #: marks only grow from 0), for the best case of a blob before they are computed.
 _LATE_RANGES = (
@@ -82,6 +84,7 @@ def features(
     floor: tuple[PawnModel, float] | None = None,
     light: np.ndarray | None = None,
     material: Material | None = None,
+    body: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[tuple[float, ...], tuple[float, float]] | None:
     """The blob's features (:data:`FEATURES`) and its base (rectified pixels).
 
@@ -97,6 +100,9 @@ def features(
 
     ``material`` is the board's wall and corridor and their brightness, against which a
     cast shadow is measured (see :func:`_surroundings`).
+
+    ``body`` is the least width and thickness (tiles) of a body: a thinner blob (a line
+    of artwork, a printed stroke) is None before its shading and late features are measured.
     """
     t, m = rect.tile_px, rect.margin_px
     x, y, w, h = box
@@ -104,6 +110,11 @@ def features(
     hsv = full_hsv[y : y + h, x : x + w]
     v_all = (full_hsv[..., 2] if value is None else value)[y : y + h, x : x + w]
     ys, xs = np.nonzero(blob)
+    hull_pts = np.column_stack([xs, ys]).astype(np.int32)
+    width = min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6)
+    thickness = _thickness(blob, t)
+    if width < body[0] or thickness < body[1]:
+        return None  # a line of artwork or a stroke, not a body (before its costly shading is measured)
     n = len(xs)
     area = float(n)
     s = hsv[..., 1][ys, xs].astype(np.float64)
@@ -116,7 +127,6 @@ def features(
     vin = v_all[inner_ys, inner_xs].astype(np.float64) if big_inner else v
     p10, p90 = percentiles(vin, (10, 90))
     (p95,) = percentiles(v, (95,))
-    hull_pts = np.column_stack([xs, ys]).astype(np.int32)
     hull = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(hull_pts), 1)
     holes = (hull > 0) & ~blob
@@ -159,9 +169,9 @@ def features(
         0.0,  # marks, below
         smooth_range,
         surface,
-        min((min(cv2.minAreaRect(hull_pts)[1]) + 1.0) / t, 0.6),
+        width,
         0.0,  # size deviation: a board-level feature, see vision.pawn_model.set_size_deviation
-        _thickness(blob, t),
+        thickness,
         0.0,  # lit consensus: board-level, see vision.pawn_consensus
         0.0,  # dark consensus: likewise
         lit_side[0],
@@ -174,8 +184,12 @@ def features(
     body_level = median(v) if len(v) else 0.0
     marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
     feats[_MARKS] = math.log1p(float(marks.sum()) * (48.0 / t) ** 2) / 3.0
+    # The marks cost a flood fill, the surroundings several times that: with the marks
+    # known the best case is tighter (a picture's eyes and spots), so ask again.
+    if floor is not None and _best_case(feats, *floor, known_marks=True) < 0.0:
+        return None
     feats[_SHADOW], feats[_RING], shadow_side = _surroundings(
-        labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t, material
+        labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t, material, body_level
     )
     feats[DARK], feats[DARK + 1] = shadow_side
     # The foot: the blob end nearest the camera point, moved in by the foot's radius.
@@ -204,18 +218,29 @@ def _cv(values: np.ndarray) -> float:
     return math.sqrt(float(d @ d) / len(values)) / max(1.0, mean)
 
 
-def _best_case(partial: list[float], model: PawnModel, threshold: float) -> float:
+def _best_case(partial: list[float], model: PawnModel, threshold: float, known_marks: bool = False) -> float:
     """The highest logit the blob can reach over the late features' ranges, minus the threshold's logit.
 
     Each term is monotone, so its best is at the end of the range its slopes point to.
+    With ``known_marks`` the marks are already in ``partial`` (computed first, they are cheap).
     """
     row = list(partial)
-    for i, lo, hi in _LATE_RANGES:
-        row[i] = hi if model.slope_sign(i) > 0 else lo
-    if model.slope_sign(LIT_CONSENSUS) > 0:  # a blob's lit side has no more say than its shading (known by now)
+    late, lit_rises = _late_best(model)
+    for i, best in late:
+        if not (known_marks and i == _MARKS):
+            row[i] = best
+    if lit_rises:  # a blob's lit side has no more say than its shading (known by now)
         row[LIT_CONSENSUS] = lit_say(partial[_SURFACE])
     p = min(max(threshold, 1e-12), 1 - 1e-12)
     return model.logit(row) - math.log(p / (1 - p))
+
+
+@cache
+def _late_best(model: PawnModel) -> tuple[tuple[tuple[int, float], ...], bool]:
+    """Each late feature and the end of its range its term is best at, and whether the lit consensus's
+    term rises (once per model: the best case is asked ~30 times a frame)."""
+    late = tuple((i, hi if model.slope_sign(i) > 0 else lo) for i, lo, hi in _LATE_RANGES)
+    return late, model.slope_sign(LIT_CONSENSUS) > 0
 
 
 def _enclosed(blob: np.ndarray) -> np.ndarray:
@@ -302,6 +327,7 @@ def _surroundings(
     centroid: np.ndarray,
     t: int,
     material: Material | None = None,
+    blob_level: float | None = None,
 ) -> tuple[float, float, tuple[float, float]]:
     """How one-sided the darkness around a blob is (a cast shadow), and the surroundings' level vs the blob's.
 
@@ -313,6 +339,8 @@ def _surroundings(
     (a flat print in a corridor next to walls otherwise had a pawn's "shadow").
     Also the dark side: each sector's shortfall from the brightest, summed as vectors
     (:func:`_dark_side`; for :mod:`vision.pawn_consensus`).
+
+    ``blob_level`` is the blob's median brightness if the caller knows it already.
     """
     x, y, w, h = box
     g = max(3, round(0.14 * t))
@@ -322,7 +350,6 @@ def _surroundings(
     outer = cv2.dilate(sub, _disc(2 * g + 1))
     inner = cv2.dilate(sub, np.ones((3, 3), np.uint8))
     ring = (outer > 0) & (inner == 0)
-    v = value[y0:y1, x0:x1].astype(np.float64)
     ys, xs = np.nonzero(ring)
     if len(ys) < 16:
         return 0.0, 1.0, (0.0, 0.0)
@@ -330,7 +357,8 @@ def _surroundings(
     sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
     raw = value[y0:y1, x0:x1][ys, xs]
     level = median(raw.astype(np.float64))
-    blob_level = median(v[sub > 0]) if sub.any() else 1.0
+    if blob_level is None:
+        blob_level = median(value[y0:y1, x0:x1][sub > 0].astype(np.float64)) if sub.any() else 1.0
     ring_level = min(level / max(1.0, blob_level), 3.0)
     if material is not None:
         wall, corridor, wall_level, corridor_level = material
@@ -338,23 +366,28 @@ def _surroundings(
         known = is_wall | is_corridor
         if np.count_nonzero(known) >= 16:
             scaled = raw[known] / np.where(is_wall[known], wall_level, corridor_level)
-            medians = group_medians(np.minimum(scaled, 9.0).astype(np.float32), sector[known], 8)
-            side = _dark_side(medians, sector[known])
-            return 1.0 - min(medians) / max(1e-3, max(medians)), ring_level, side
-    medians = group_medians(raw, sector, 8)
-    return 1.0 - min(medians) / max(1.0, max(medians)), ring_level, _dark_side(medians, sector)
+            present, medians = _medians_by_group(np.minimum(scaled, 9.0).astype(np.float32), sector[known], 8)
+            return 1.0 - min(medians) / max(1e-3, max(medians)), ring_level, _dark_side(medians, present)
+    present, medians = _medians_by_group(raw, sector, 8)
+    return 1.0 - min(medians) / max(1.0, max(medians)), ring_level, _dark_side(medians, present)
 
 
-def _dark_side(medians: list[float], sector: np.ndarray) -> tuple[float, float]:
+#: Each of the 8 sectors' middle direction (cosine, sine) around a blob (see :func:`_surroundings`).
+_SECTOR_DIRECTIONS = tuple(
+    (math.cos(-math.pi + (k + 0.5) * math.pi / 4), math.sin(-math.pi + (k + 0.5) * math.pi / 4)) for k in range(8)
+)
+
+
+def _dark_side(medians: list[float], present: list[int]) -> tuple[float, float]:
     """The direction (from the centroid) the surroundings are darker to: each sector's shortfall from the
-    brightest, as a vector along the sector's middle angle, summed (the sectors of :func:`_surroundings`)."""
-    present = np.flatnonzero(np.bincount(sector, minlength=8))
+    brightest, as a vector along the sector's middle angle, summed (the ``present`` sectors of
+    :func:`_surroundings`, with their ``medians``)."""
     top = max(medians)
     sx = sy = 0.0
-    for k, level in zip(present.tolist(), medians, strict=True):
-        angle = -math.pi + (k + 0.5) * math.pi / 4
-        sx += (top - level) * math.cos(angle)
-        sy += (top - level) * math.sin(angle)
+    for k, level in zip(present, medians, strict=True):
+        cos, sin = _SECTOR_DIRECTIONS[k]
+        sx += (top - level) * cos
+        sy += (top - level) * sin
     return sx, sy
 
 
@@ -365,21 +398,30 @@ def group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> list[fl
     than a lexsort and the same order statistics; so do relit brightnesses (floats in
     0..1e4, at most float32's 24-bit mantissa: group x 1e4 + value is exact in float64).
     """
+    return _medians_by_group(values, groups, count)[1]
+
+
+def _medians_by_group(values: np.ndarray, groups: np.ndarray, count: int) -> tuple[list[int], list[float]]:
+    """The non-empty groups and their medians (:func:`group_medians`).
+
+    Only the middle one or two keys of each group are decoded (the same element-wise
+    arithmetic as decoding them all, and the same dtype for the pair's sum): a ring's
+    few hundred values were decoded in full for 16 of them.
+    """
+    sizes = np.bincount(groups, minlength=count)
+    present = np.flatnonzero(sizes)
+    starts = (np.cumsum(sizes) - sizes)[present]
+    lo, hi = starts + (sizes[present] - 1) // 2, starts + sizes[present] // 2
     if values.dtype == np.uint8:
-        ordered = (np.sort(groups.astype(np.int64) * 256 + values) & 255).astype(np.float64)
+        keys = np.sort(groups.astype(np.int64) * 256 + values)
+        a, b = ((keys[i] & 255).astype(np.float64) for i in (lo, hi))
     elif values.dtype == np.float32 and values.size and float(values.min()) >= 0.0 and float(values.max()) < 1e4:
         keys = np.sort(groups.astype(np.float64) * 1e4 + values)
-        ordered = (keys - np.floor(keys / 1e4) * 1e4).astype(np.float32)
+        a, b = ((keys[i] - np.floor(keys[i] / 1e4) * 1e4).astype(np.float32) for i in (lo, hi))
     else:
         ordered = values[np.lexsort((values, groups))]
-    sizes = np.bincount(groups, minlength=count)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    out = []
-    for start, size in zip(starts, sizes, strict=True):
-        if size:
-            lo, hi = start + (size - 1) // 2, start + size // 2
-            out.append(float(ordered[lo] + ordered[hi]) / 2.0)
-    return out
+        a, b = ordered[lo], ordered[hi]
+    return present.tolist(), [float(pair) / 2.0 for pair in (a + b).tolist()]
 
 
 def percentiles(values: np.ndarray, percents: Sequence[float]) -> list[float]:

@@ -96,7 +96,7 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import FEATURES, group_medians, median, percentiles
-from vision.pawn_model import PAWN_MODEL, PawnConfig, PawnModel, confidence, with_set_size
+from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, with_set_size
 from vision.rectify import Rectified
 
 # Kept under their former private names for the tests written against the single module.
@@ -159,7 +159,10 @@ def find_pawns(
     cfg = config or PawnConfig()
     threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
     best: dict[Color, tuple[float, Candidate]] = {}
-    found = candidates(rect, tiles, cfg, model, camera, min_confidence=threshold)
+    # Blobs that cannot reach the threshold are left out early, but not one that may be a
+    # sure pawn (SET_SURE, below the night threshold): it votes in the others' board-level
+    # terms (with_set_size), so leaving it out would change their confidence.
+    found = candidates(rect, tiles, cfg, model, camera, min_confidence=min(threshold, SET_SURE))
     rows = with_set_size([cand.features for cand in found], cfg.model, [cand.color for cand in found])
     for cand, row in zip(found, rows, strict=True):
         p = confidence(row, cfg.model)
