@@ -15,12 +15,13 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.board import FIXED_TILES, SIZE, Tile
+from companion.board import SIZE
 from tests.support import fourth_render
 from tests.support.fourth_render_camera import random_camera
 from tests.support.fourth_render_figures import Layer
 from tests.support.fourth_render_light import build_lighting
 from tests.support.fourth_render_style import random_style
+from tests.support.label_checks import check_board_label
 from vision.dataset import load_folder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,16 +62,7 @@ def test_labels_follow_the_format(folders: tuple[Path, Path]) -> None:
         label = json.loads((folder / "0000.json").read_text())
         assert list(label) == ["tiles", "pawns", "corners", "lighting", "occluded", "treasures"]
         assert label["lighting"] == lighting and label["occluded"] is occluded
-        tiles = [[Tile.parse(t) for t in row] for row in label["tiles"]]
-        assert len(tiles) == SIZE and all(len(row) == SIZE for row in tiles)
-        assert all(str(tiles[r][c]) == label["tiles"][r][c] for r in range(SIZE) for c in range(SIZE))
-        for (r, c), tile in FIXED_TILES.items():
-            assert tiles[r][c] == tile
-        assert 1 <= len(label["pawns"]) <= 4 and set(label["pawns"]) <= {"red", "yellow", "green", "blue"}
-        assert all(0 <= v < SIZE for sq in label["pawns"].values() for v in sq)
-        treasures = {tuple(sq) for sq in label["treasures"]}
-        assert len(treasures) in (23, 24)  # the spare may carry the 24th
-        assert {sq for sq, t in FIXED_TILES.items() if t.kind == "t"} <= treasures
+        check_board_label(label)
         corners = np.array(label["corners"])
         assert corners.shape == (4, 2)
         assert (corners >= 0).all() and (corners[:, 0] < w).all() and (corners[:, 1] < h).all()

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.board import FIXED_TILES, SIZE, Tile
 from tests.support import third_render
+from tests.support.label_checks import check_board_label
 from vision.dataset import load_folder
 
 
@@ -51,17 +51,7 @@ def test_labels_follow_the_format(folders):
     for folder, lighting, occluded, size in ((day, "day", False, (480, 360)), (night, "night", True, (400, 300))):
         label = json.loads((folder / "0000.json").read_text())
         assert label["lighting"] == lighting and label["occluded"] is occluded
-        tiles = [[Tile.parse(t) for t in row] for row in label["tiles"]]
-        assert len(tiles) == SIZE and all(len(row) == SIZE for row in tiles)
-        assert all(str(tiles[r][c]) == label["tiles"][r][c] for r in range(SIZE) for c in range(SIZE))
-        for (r, c), tile in FIXED_TILES.items():
-            assert tiles[r][c] == tile
-        assert 1 <= len(label["pawns"]) <= 4
-        assert set(label["pawns"]) <= {"red", "yellow", "green", "blue"}
-        assert all(0 <= v < SIZE for sq in label["pawns"].values() for v in sq)
-        treasures = {tuple(sq) for sq in label["treasures"]}
-        assert len(treasures) in (23, 24)  # the spare may carry the 24th
-        assert {sq for sq in FIXED_TILES if len(str(FIXED_TILES[sq])) == 3} <= treasures
+        check_board_label(label)
         corners = np.array(label["corners"])
         assert corners.shape == (4, 2)
         w, h = size
