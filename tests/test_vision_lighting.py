@@ -153,3 +153,16 @@ def test_an_led_pool_over_a_glowing_board_keeps_it_one_colour() -> None:
     printed = [(40, 40, 220), (220, 60, 40), (30, 200, 240), (200, 40, 200)]
     aqua = _with_pictures(_board_view(wall=(200, 190, 120), corridor=(60, 20, 20)), printed)
     assert colour_spread(_with_pool(aqua, (1, 5), 1.3, (60, 40, 150))) > 40.0  # pictures keep their own colours
+
+
+def test_a_warm_lamp_pulls_the_glow_toward_neutral_but_the_board_stays_one_colour() -> None:
+    """Walls barely green (a* -4) under a warm lamp that tints the table: night when the pictures glow in the
+    walls' paint, day when they show their own colours; the same walls in a neutral room stay day."""
+    wall, corridor = (140, 175, 180), (15, 20, 30)
+    lamp_room = _dim_frame()
+    lamp_room[int(480 * 0.2) :] = (30, 40, 60)  # the table under the lamp's warm light (a* +8)
+    glowing = _with_pictures(_board_view(wall=wall, corridor=corridor), [wall])
+    assert decide(lamp_room, glowing) == "night"
+    printed = [(40, 40, 220), (220, 60, 40), (30, 200, 240), (200, 40, 200)]
+    assert decide(lamp_room, _with_pictures(_board_view(wall=wall, corridor=corridor), printed)) == "day"
+    assert decide(_dim_frame(), glowing) == "day"  # walls no greener than a neutral room: a pale print by day

@@ -224,7 +224,8 @@ def glow_night(
       log((table + 8) / (wall + 8)) under ``max_table``: at night only the board glows,
       by day table and board share the room's light;
     * the walls' light green (:attr:`BoardLight.wall_green` under ``max_wall_green``):
-      the camera's green channel sees the glow, the LED spill is red; and the whole
+      the camera's green channel sees the glow, the LED spill is red (walls a warm lamp
+      has pulled toward neutral get a stricter test: :func:`_lamp_lit_glow`); and the whole
       frame (``image``, :func:`frame_green`) under ``max_cast`` of the walls' green: the
       glow is the walls' own light and the table sees only its spill, while a room's
       colour cast tints everything alike (a fixed margin of 8 lost glow nights whose
@@ -255,10 +256,30 @@ def glow_night(
     if np.log((table_level + 8.0) / (light.wall_grey + 8.0)) >= max_table:
         return False
     if light.wall_green >= max_wall_green:
-        return False
+        return _lamp_lit_glow(rect, light, image, max_wall_green, max_spread)
     if image is not None and frame_green(image) <= max_cast * light.wall_green:
         return False
     return colour_spread(rect) < max_spread
+
+
+def _lamp_lit_glow(
+    rect: Rectified, light: BoardLight, image: np.ndarray | None, max_wall_green: float, max_spread: float
+) -> bool:
+    """A glowing board whose green a warm lamp has pulled toward neutral: walls still greener than the room
+    (by half of ``max_wall_green``) and the lit board strictly one colour (under 0.6 of ``max_spread``).
+
+    A warm lamp adds its light to the walls and to the table alike, so the glow's green
+    shows only against the room (third renderer's lamp-lit nights: walls a* -7..+1, the
+    frame 0..7, walls 6-12 greener) and no longer in absolute terms. What still tells
+    them from a pale-walled day board on a dark table is the colour: at night the
+    pictures glow in the walls' paint (spread 13-20), by day they, the start circles
+    and the pawns show their own colours (the dim day frames that pass the other
+    counts measure 27 and more). Only dim frames whose walls outshine corridors and
+    table pay for it (~3 ms).
+    """
+    if image is None or light.wall_green - frame_green(image) >= 0.5 * max_wall_green:
+        return False
+    return colour_spread(rect) < 0.6 * max_spread
 
 
 def frame_green(image: np.ndarray, step: int = 8) -> float:
