@@ -10,6 +10,7 @@ import pytest
 
 from companion.board import SIZE
 from vision.locate import BoardNotFoundError, LocateConfig, block_average, find_board, order_corners
+from vision.locate_lattice import periodic_centre, window_lattices
 from vision.rectify import rectify
 from vision.render import random_scene
 from vision.tiles import read_tiles
@@ -363,3 +364,31 @@ def test_lattices_whose_axes_nearly_meet_are_no_boards() -> None:
     assert not _square_enough(np.array([5.6, 5.2]), np.array([5.2, 5.5]))
     assert _square_enough(np.array([10.0, 0.0]), np.array([0.0, 10.0]))
     assert _square_enough(np.array([10.0, -2.0]), np.array([3.0, 10.0]))  # ~72 degrees
+
+
+def test_a_window_lattice_is_also_centred_on_the_whole_board() -> None:
+    """A window holding part of a board measures its lattice, but its own gradients pull the grid's centre
+    toward the window (here 4 tiles off); the same lattice is also offered in the whole photo's frame."""
+    h = w = 240
+    pitch, x0, y0 = 14, 110, 110
+    ys, xs = np.mgrid[0:h, 0:w]
+    board = (ys >= y0) & (ys < y0 + SIZE * pitch) & (xs >= x0) & (xs < x0 + SIZE * pitch)
+    walls = board & ((((ys - y0) % pitch) < 4) | (((xs - x0) % pitch) < 4))
+    image = np.full((h, w), 60, np.float32)
+    image[board], image[walls] = 40, 200
+    image = cv2.GaussianBlur(image, (0, 0), 0.7)
+    gx, gy = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3)
+    centre = np.array([x0, y0]) + SIZE * pitch / 2
+    offsets: dict[tuple[float, ...], list[float]] = {}
+    for a_vec, b_vec, (affine, gu, gv) in window_lattices(gx, gy, 5, 30):
+        size = 0.5 * (np.linalg.norm(a_vec) + np.linalg.norm(b_vec))
+        if abs(size - pitch) > 0.05 * pitch:
+            continue  # a half-pitch echo
+        inv = cv2.invertAffineTransform(affine)
+        found = periodic_centre(gu, gv, size)
+        assert found is not None
+        key = tuple(np.round(np.concatenate([a_vec, b_vec]), 2))
+        offsets.setdefault(key, []).append(float(np.linalg.norm(inv[:, :2] @ found + inv[:, 2] - centre)) / pitch)
+    assert offsets
+    assert max(max(off) for off in offsets.values()) > 2.0  # some window's own frame misplaces the board
+    assert all(min(off) < 0.5 for off in offsets.values())  # but each lattice is also offered centred on it

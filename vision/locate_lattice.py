@@ -349,7 +349,13 @@ def window_lattices(
     When the whole photo's autocorrelation belongs to a patterned table, a
     window that the board fills shows the tiles' lattice. Each hypothesis
     comes with its frame built from the window's gradients only, so its
-    periodic centre (and so its grid) stays inside that window.
+    periodic centre (and so its grid) stays inside that window; then again
+    with the whole photo's gradients: a window may hold only part of a board
+    whose lattice the whole photo's autocorrelation missed (its double pitch
+    won there), and the window's centre then lies up to two tiles off the
+    board's, at the edge of the placement's reach (a small glowing board at
+    night: 1.9 tiles off, fixed-tile separation 1.2; in the whole photo's
+    frame 0.9 tiles, 4.6).
     """
     h, w = gx.shape
     side = int(0.6 * min(h, w))
@@ -369,6 +375,7 @@ def window_lattices(
         mask_x[y0 : y0 + side, x0 : x0 + side] = gx[y0 : y0 + side, x0 : x0 + side] * taper
         mask_y[y0 : y0 + side, x0 : x0 + side] = gy[y0 : y0 + side, x0 : x0 + side] * taper
         yield a_vec, b_vec, lattice_frame(mask_x, mask_y, a_vec, b_vec, (h, w))
+        yield a_vec, b_vec, lattice_frame(gx, gy, a_vec, b_vec, (h, w))
 
 
 def periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
