@@ -1,9 +1,10 @@
-"""Pawn candidates: the light's colour measured on the board's own materials and divided out."""
+"""Pawn candidates and placement: the light's colour divided out; a pawn whose foot another hides."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from vision.pawn_geometry import hidden_bases
 from vision.pawn_light import colour_cast, neutral
 
 
@@ -80,3 +81,25 @@ def test_neutral_divides_the_image_by_the_cast_and_leaves_an_even_light_alone() 
     assert int(np.abs(judged.astype(int) - np.clip(np.rint(lit / cast), 0, 255).astype(int)).max()) <= 2
     even = np.clip(image * np.linspace(0.5, 1.2, image.shape[0])[None, :, None], 0, 255).astype(np.uint8)
     assert neutral(even, [wall, corridor], sigma=12.0) is None
+
+
+def _bar(x0: int, x1: int, y0: int = 40, y1: int = 52) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """A blob filling columns x0..x1-1 and rows y0..y1-1, as (box, pixels in the box)."""
+    return (x0, y0, x1 - x0, y1 - y0), np.ones((y1 - y0, x1 - x0), dtype=bool)
+
+
+def test_a_pawn_whose_foot_a_pawn_in_front_hides_is_placed_from_its_top() -> None:
+    # Nadir at x = 0; pawns lean along +x. The front pawn's blob spans 100..130 (foot at
+    # ~106, its top's projection 24 px beyond); the pawn behind shows only 131..150, its
+    # lower part hidden: placed alone its base would be ~137.
+    nadir = np.array([0.0, 46.0])
+    front, behind = _bar(100, 131), _bar(131, 151)
+    moved = hidden_bases([front, behind], [(106.0, 46.0), (137.0, 46.0)], lambda: nadir)
+    assert moved[0] == (106.0, 46.0)  # the front pawn hides nothing of its own
+    assert 120.0 < moved[1][0] < 130.0  # its top (~149) minus the front pawn's reach (~24)
+    assert abs(moved[1][1] - 46.0) < 1.0
+    # Apart, or with the nadir on the other side (the "hidden" one now in front), nothing moves.
+    apart = [_bar(100, 131), _bar(140, 160)]
+    assert hidden_bases(apart, [(106.0, 46.0), (146.0, 46.0)], lambda: nadir) == [(106.0, 46.0), (146.0, 46.0)]
+    other_side = np.array([300.0, 46.0])
+    assert hidden_bases([front, behind], [(124.0, 46.0), (145.0, 46.0)], lambda: other_side)[1] == (145.0, 46.0)

@@ -71,7 +71,10 @@ A pawn leans away from the camera's *nadir* (the board point below the camera,
 recovered from the board's homography: :mod:`vision.pawn_geometry`; not the image
 centre, which for a tilted camera lies on the far side of many pawns), so it is
 assigned to the square of its *base*: the blob's end nearest the nadir, moved in
-by the foot's radius; its elongation is measured along that line.
+by the foot's radius; its elongation is measured along that line. Where two pawns'
+blobs touch, the one nearer the nadir stands in front and hides the other's foot: that
+one is placed from its top instead, as far behind it as the front pawn's base lies
+behind its own (:func:`vision.pawn_geometry.hidden_bases`; a pile of pawns).
 
 Uncalibrated hue ranges work for the four colours; calibration narrows them.
 ``calibration.json`` schema (all optional)::
@@ -96,8 +99,13 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import FEATURES, group_medians, median, percentiles
+from vision.pawn_geometry import hidden_bases, lean_point
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, with_set_size
 from vision.rectify import Rectified
+
+#: Move a pawn's base toward the nadir where a pawn in front hides its foot
+#: (:func:`vision.pawn_geometry.hidden_bases`).
+HIDDEN_BASES = True
 
 # Kept under their former private names for the tests written against the single module.
 _group_medians, _median, _percentiles = group_medians, median, percentiles
@@ -169,15 +177,23 @@ def find_pawns(
         if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
             best[cand.color] = (p, cand)
     t, m = rect.tile_px, rect.margin_px
+    chosen = [best[c] for c in Color if c in best]
+    blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
+    bases = [cand.base for _, cand in chosen]
+    if HIDDEN_BASES and len(chosen) > 1:
+        bases = hidden_bases(blobs, bases, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
     out = []
-    for color in (c for c in Color if c in best):
-        p, cand = best[color]
-        r = min(SIZE - 1, max(0, int((cand.base[1] - m) // t)))
-        c = min(SIZE - 1, max(0, int((cand.base[0] - m) // t)))
-        x, y, w, h = cand.box
-        pixels = cand.labels[y : y + h, x : x + w] == cand.index
-        out.append(PawnDetection(color, (r, c), p, cand.base, cand.box, cand.area, pixels))
+    for (p, cand), (box, pixels), base in zip(chosen, blobs, bases, strict=True):
+        r = min(SIZE - 1, max(0, int((base[1] - m) // t)))
+        c = min(SIZE - 1, max(0, int((base[0] - m) // t)))
+        out.append(PawnDetection(cand.color, (r, c), p, base, box, cand.area, pixels))
     return out
+
+
+def _pixels(cand: Candidate) -> np.ndarray:
+    """The candidate's blob within its box (bool)."""
+    x, y, w, h = cand.box
+    return cand.labels[y : y + h, x : x + w] == cand.index
 
 
 def covered_squares(detections: Iterable[PawnDetection], rect: Rectified) -> set[Square]:
