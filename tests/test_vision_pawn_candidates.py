@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import replace
 
+import numpy as np
+import pytest
+
+import vision.pawns as pawns
+from companion.board import Color
+from vision.pawn_candidates import Candidate
+from vision.pawn_features import FEATURES
 from vision.pawn_geometry import hidden_bases
 from vision.pawn_light import colour_cast, neutral
+from vision.pawns import SIZE_DEVIATION
 
 
 def _two_materials(side: int = 160) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -103,3 +111,26 @@ def test_a_pawn_whose_foot_a_pawn_in_front_hides_is_placed_from_its_top() -> Non
     assert hidden_bases(apart, [(106.0, 46.0), (146.0, 46.0)], lambda: nadir) == [(106.0, 46.0), (146.0, 46.0)]
     other_side = np.array([300.0, 46.0])
     assert hidden_bases([front, behind], [(124.0, 46.0), (145.0, 46.0)], lambda: other_side)[1] == (145.0, 46.0)
+
+
+def test_a_fragment_touching_another_colours_sure_pawn_is_not_judged_by_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three blobs: a sure green pawn, a small red fragment touching it (the pawn behind,
+    # partly hidden), and a small red print far away. Only the fragment loses its set-size
+    # penalty; a blob touching a pawn of its own colour would not either.
+    labels = np.zeros((100, 200), np.int32)
+    labels[40:60, 40:60] = 1  # green pawn
+    labels[45:55, 61:70] = 2  # red fragment, one pixel from it
+    labels[45:55, 150:160] = 3  # red print, far
+    found = [
+        Candidate(Color.GREEN, (), (50.0, 50.0), (40, 40, 20, 20), 0.16, labels, 1),
+        Candidate(Color.RED, (), (65.0, 50.0), (61, 45, 9, 10), 0.04, labels, 2),
+        Candidate(Color.RED, (), (155.0, 50.0), (150, 45, 10, 10), 0.04, labels, 3),
+    ]
+    row = [0.0] * len(FEATURES)
+    row[SIZE_DEVIATION] = 0.8
+    rows = [tuple(row)] * 3
+    monkeypatch.setattr(pawns, "sure_pawns", lambda rows, model: [True, False, False])
+    out = pawns._hidden_sizes(found, rows, pawns.PAWN_MODEL)
+    assert [r[SIZE_DEVIATION] for r in out] == [0.8, 0.0, 0.8]
+    same = [replace(found[0], color=Color.RED), found[1], found[2]]
+    assert [r[SIZE_DEVIATION] for r in pawns._hidden_sizes(same, rows, pawns.PAWN_MODEL)] == [0.8, 0.8, 0.8]

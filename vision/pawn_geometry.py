@@ -129,7 +129,7 @@ def hidden_bases(
     """
     out = list(bases)
     touching = [
-        (i, j) for i in range(len(blobs)) for j in range(i + 1, len(blobs)) if _touch(blobs[i], blobs[j])
+        (i, j) for i in range(len(blobs)) for j in range(i + 1, len(blobs)) if touch(blobs[i], blobs[j])
     ]  # fmt: skip
     if not touching:
         return out
@@ -150,7 +150,7 @@ def hidden_bases(
     return out
 
 
-def _touch(a: Blob, b: Blob, gap: int = TOUCH_GAP) -> bool:
+def touch(a: Blob, b: Blob, gap: int = TOUCH_GAP) -> bool:
     """Whether two blobs come within ``gap`` pixels of each other (chessboard distance)."""
     (ax, ay, aw, ah), (bx, by, bw, bh) = a[0], b[0]
     x0, y0 = max(ax, bx) - gap, max(ay, by) - gap

@@ -55,7 +55,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    feature can only say what it means. (A thin dark outline all round was tried as
    evidence of print and earned no weight.) One term is the board's: the four pawns
    are one set, the same piece in four colours, so a blob far from the size of the
-   blobs sure to be pawns scores lower (:func:`vision.pawn_model.set_size_deviation`).
+   blobs sure to be pawns scores lower (:func:`vision.pawn_model.set_size_deviation`),
+   unless it touches another colour's sure pawn: partly hidden in a pile, its size
+   says nothing (:func:`_hidden_sizes`).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
@@ -99,13 +101,20 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import FEATURES, group_medians, median, percentiles
-from vision.pawn_geometry import hidden_bases, lean_point
-from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, with_set_size
+from vision.pawn_geometry import hidden_bases, lean_point, touch
+from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.rectify import Rectified
 
 #: Move a pawn's base toward the nadir where a pawn in front hides its foot
 #: (:func:`vision.pawn_geometry.hidden_bases`).
 HIDDEN_BASES = True
+
+#: Where a blob's set-size term sits in a feature row.
+SIZE_DEVIATION = FEATURES.index("size_deviation")
+
+#: A blob touching another colour's sure pawn is partly hidden by it (a pile): its size
+#: is not the set's (:func:`_hidden_sizes`).
+PILE_SIZE = True
 
 # Kept under their former private names for the tests written against the single module.
 _group_medians, _median, _percentiles = group_medians, median, percentiles
@@ -172,6 +181,8 @@ def find_pawns(
     # terms (with_set_size), so leaving it out would change their confidence.
     found = candidates(rect, tiles, cfg, model, camera, min_confidence=min(threshold, SET_SURE))
     rows = with_set_size([cand.features for cand in found], cfg.model, [cand.color for cand in found])
+    if PILE_SIZE:
+        rows = _hidden_sizes(found, rows, cfg.model)
     for cand, row in zip(found, rows, strict=True):
         p = confidence(row, cfg.model)
         if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
@@ -188,6 +199,36 @@ def find_pawns(
         c = min(SIZE - 1, max(0, int((base[0] - m) // t)))
         out.append(PawnDetection(cand.color, (r, c), p, base, box, cand.area, pixels))
     return out
+
+
+def _hidden_sizes(
+    found: Sequence[Candidate], rows: list[tuple[float, ...]], model: PawnModel
+) -> list[tuple[float, ...]]:
+    """``rows`` with no set-size penalty for a blob that touches a sure pawn of another colour.
+
+    The four pawns are one set, so a blob far from the set's size scores lower
+    (``size_deviation``). But pawns piled on one square, or standing close in a tilted
+    view, hide each other: the one behind shows a fragment, smaller than the set, and
+    its size says nothing about what it is. Where a blob touches another colour's blob
+    that is itself sure to be a pawn (:data:`SET_SURE`, on its own evidence), its size
+    term is left out - its best case, as for a blob alone on the board.
+    """
+    sure = sure_pawns(rows, model)
+    anchors = [j for j, is_sure in enumerate(sure) if is_sure]
+    out = list(rows)
+    for i, cand in enumerate(found):
+        if rows[i][SIZE_DEVIATION] <= 0.0:
+            continue
+        near = [j for j in anchors if found[j].color != cand.color and _boxes_near(cand.box, found[j].box)]
+        if any(touch((cand.box, _pixels(cand)), (found[j].box, _pixels(found[j]))) for j in near):
+            out[i] = (*rows[i][:SIZE_DEVIATION], 0.0, *rows[i][SIZE_DEVIATION + 1 :])
+    return out
+
+
+def _boxes_near(a: tuple[int, int, int, int], b: tuple[int, int, int, int], gap: int = 2) -> bool:
+    """Whether two boxes (x, y, w, h) come within ``gap`` pixels of each other."""
+    (ax, ay, aw, ah), (bx, by, bw, bh) = a, b
+    return ax - gap < bx + bw and bx - gap < ax + aw and ay - gap < by + bh and by - gap < ay + ah
 
 
 def _pixels(cand: Candidate) -> np.ndarray:
