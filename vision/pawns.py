@@ -101,13 +101,16 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import FEATURES, group_medians, median, percentiles
-from vision.pawn_geometry import hidden_bases, lean_point, touch
+from vision.pawn_geometry import TOUCH_GAP, hidden_bases, lean_point, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.rectify import Rectified
 
 #: Move a pawn's base toward the nadir where a pawn in front hides its foot
 #: (:func:`vision.pawn_geometry.hidden_bases`).
 HIDDEN_BASES = True
+
+#: The pawn colours in their order around the hue circle.
+HUE_ORDER = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
 
 #: Where a blob's set-size term sits in a feature row.
 SIZE_DEVIATION = FEATURES.index("size_deviation")
@@ -213,22 +216,29 @@ def _hidden_sizes(
     that is itself sure to be a pawn (:data:`SET_SURE`, on its own evidence), its size
     term is left out - its best case, as for a blob alone on the board.
     """
+    if len(found) < 2:
+        return rows
+    # Candidates of two colours whose boxes meet are few (none on most boards): only then is
+    # the model asked which blobs are sure, and the pixels compared.
+    box = np.array([cand.box for cand in found], dtype=np.int64)
+    x0, y0, x1, y1 = box[:, 0], box[:, 1], box[:, 0] + box[:, 2], box[:, 1] + box[:, 3]
+    gap = TOUCH_GAP
+    near = (x0[:, None] - gap < x1[None, :]) & (x0[None, :] - gap < x1[:, None])
+    near &= (y0[:, None] - gap < y1[None, :]) & (y0[None, :] - gap < y1[:, None])
+    colour = np.array([HUE_ORDER.index(cand.color) for cand in found])
+    near &= colour[:, None] != colour[None, :]
+    near &= (np.array([row[SIZE_DEVIATION] for row in rows]) > 0.0)[:, None]
+    pairs = np.argwhere(near).tolist()
+    if not pairs:
+        return rows
     sure = sure_pawns(rows, model)
-    anchors = [j for j, is_sure in enumerate(sure) if is_sure]
     out = list(rows)
-    for i, cand in enumerate(found):
-        if rows[i][SIZE_DEVIATION] <= 0.0:
+    for i, j in pairs:
+        if not sure[j] or out[i] is not rows[i]:
             continue
-        near = [j for j in anchors if found[j].color != cand.color and _boxes_near(cand.box, found[j].box)]
-        if any(touch((cand.box, _pixels(cand)), (found[j].box, _pixels(found[j]))) for j in near):
+        if touch((found[i].box, _pixels(found[i])), (found[j].box, _pixels(found[j]))):
             out[i] = (*rows[i][:SIZE_DEVIATION], 0.0, *rows[i][SIZE_DEVIATION + 1 :])
     return out
-
-
-def _boxes_near(a: tuple[int, int, int, int], b: tuple[int, int, int, int], gap: int = 2) -> bool:
-    """Whether two boxes (x, y, w, h) come within ``gap`` pixels of each other."""
-    (ax, ay, aw, ah), (bx, by, bw, bh) = a, b
-    return ax - gap < bx + bw and bx - gap < ax + aw and ay - gap < by + bh and by - gap < ay + ah
 
 
 def _pixels(cand: Candidate) -> np.ndarray:
