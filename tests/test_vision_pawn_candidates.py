@@ -1,10 +1,19 @@
-"""Pawn candidates: the light's colour measured on the board's own materials and divided out."""
+"""Pawn candidates and placement: the light's colour divided out; a pawn whose foot another hides."""
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import replace
 
+import numpy as np
+import pytest
+
+import vision.pawns as pawns
+from companion.board import Color
+from vision.pawn_candidates import Candidate
+from vision.pawn_features import FEATURES
+from vision.pawn_geometry import hidden_bases
 from vision.pawn_light import colour_cast, neutral
+from vision.pawns import SIZE_DEVIATION
 
 
 def _two_materials(side: int = 160) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -80,3 +89,48 @@ def test_neutral_divides_the_image_by_the_cast_and_leaves_an_even_light_alone() 
     assert int(np.abs(judged.astype(int) - np.clip(np.rint(lit / cast), 0, 255).astype(int)).max()) <= 2
     even = np.clip(image * np.linspace(0.5, 1.2, image.shape[0])[None, :, None], 0, 255).astype(np.uint8)
     assert neutral(even, [wall, corridor], sigma=12.0) is None
+
+
+def _bar(x0: int, x1: int, y0: int = 40, y1: int = 52) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """A blob filling columns x0..x1-1 and rows y0..y1-1, as (box, pixels in the box)."""
+    return (x0, y0, x1 - x0, y1 - y0), np.ones((y1 - y0, x1 - x0), dtype=bool)
+
+
+def test_a_pawn_whose_foot_a_pawn_in_front_hides_is_placed_from_its_top() -> None:
+    # Nadir at x = 0; pawns lean along +x. The front pawn's blob spans 100..130 (foot at
+    # ~106, its top's projection 24 px beyond); the pawn behind shows only 131..150, its
+    # lower part hidden: placed alone its base would be ~137.
+    nadir = np.array([0.0, 46.0])
+    front, behind = _bar(100, 131), _bar(131, 151)
+    moved = hidden_bases([front, behind], [(106.0, 46.0), (137.0, 46.0)], lambda: nadir)
+    assert moved[0] == (106.0, 46.0)  # the front pawn hides nothing of its own
+    assert 120.0 < moved[1][0] < 130.0  # its top (~149) minus the front pawn's reach (~24)
+    assert abs(moved[1][1] - 46.0) < 1.0
+    # Apart, or with the nadir on the other side (the "hidden" one now in front), nothing moves.
+    apart = [_bar(100, 131), _bar(140, 160)]
+    assert hidden_bases(apart, [(106.0, 46.0), (146.0, 46.0)], lambda: nadir) == [(106.0, 46.0), (146.0, 46.0)]
+    other_side = np.array([300.0, 46.0])
+    assert hidden_bases([front, behind], [(124.0, 46.0), (145.0, 46.0)], lambda: other_side)[1] == (145.0, 46.0)
+
+
+def test_a_fragment_touching_another_colours_sure_pawn_is_not_judged_by_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three blobs: a sure green pawn, a small red fragment touching it (the pawn behind,
+    # partly hidden), and a small red print far away. Only the fragment loses its set-size
+    # penalty; a blob touching a pawn of its own colour would not either.
+    labels = np.zeros((100, 200), np.int32)
+    labels[40:60, 40:60] = 1  # green pawn
+    labels[45:55, 61:70] = 2  # red fragment, one pixel from it
+    labels[45:55, 150:160] = 3  # red print, far
+    found = [
+        Candidate(Color.GREEN, (), (50.0, 50.0), (40, 40, 20, 20), 0.16, labels, 1),
+        Candidate(Color.RED, (), (65.0, 50.0), (61, 45, 9, 10), 0.04, labels, 2),
+        Candidate(Color.RED, (), (155.0, 50.0), (150, 45, 10, 10), 0.04, labels, 3),
+    ]
+    row = [0.0] * len(FEATURES)
+    row[SIZE_DEVIATION] = 0.8
+    rows = [tuple(row)] * 3
+    monkeypatch.setattr(pawns, "sure_pawns", lambda rows, model: [True, False, False])
+    out = pawns._hidden_sizes(found, rows, pawns.PAWN_MODEL)
+    assert [r[SIZE_DEVIATION] for r in out] == [0.8, 0.0, 0.8]
+    same = [replace(found[0], color=Color.RED), found[1], found[2]]
+    assert [r[SIZE_DEVIATION] for r in pawns._hidden_sizes(same, rows, pawns.PAWN_MODEL)] == [0.8, 0.8, 0.8]

@@ -25,7 +25,7 @@ from companion.observation import TileReading
 from vision.occlusion import shade_invariant
 from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import Material, features, median
-from vision.pawn_geometry import nadir
+from vision.pawn_geometry import lean_point
 from vision.pawn_light import light_map, neutral, relit
 from vision.pawn_model import PawnConfig
 from vision.rectify import Rectified
@@ -206,11 +206,7 @@ def candidates(
         if cfg.material_shadow:
             plain = (plain_wall, _light_reference(corridor, coloured))
             material = _material(value, plain, (plain_wall, plain_arms))
-    cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
-    if cam.shape != (2,) or not np.all(np.isfinite(cam)):
-        cam = np.array([rect.size / 2.0] * 2)
-    if cfg.lean_from_nadir:
-        cam = nadir(rect, cam)  # pawns lean away from the point below the camera, not from where it looks
+    cam = lean_point(rect, camera, cfg.lean_from_nadir)  # below the camera, not where it looks
     k = max(3, round(t / 16)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     floor = None if min_confidence is None else (cfg.model, min_confidence)

@@ -23,7 +23,9 @@ where it is in such a view.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 
+import cv2
 import numpy as np
 
 from vision.rectify import Rectified
@@ -77,3 +79,96 @@ def nadir(rect: Rectified, fallback: np.ndarray) -> np.ndarray:
     if pose is None:
         return fallback
     return np.array(pose[:2], dtype=np.float64)
+
+
+def lean_point(rect: Rectified, camera: Iterable[float] | None, from_nadir: bool = True) -> np.ndarray:
+    """The point pawns lean away from (rectified pixels): the nadir, or with ``from_nadir`` off the camera point.
+
+    ``camera`` is the image centre in rectified pixels (default, or if malformed: the board's centre).
+    """
+    cam = np.asarray(list(camera) if camera is not None else [rect.size / 2.0] * 2, dtype=np.float64)
+    if cam.shape != (2,) or not np.all(np.isfinite(cam)):
+        cam = np.array([rect.size / 2.0] * 2)
+    return nadir(rect, cam) if from_nadir else cam
+
+
+#: Blobs of two pawns this close (pixels) touch: one stands in front of the other.
+TOUCH_GAP = 2
+
+Blob = tuple[tuple[int, int, int, int], np.ndarray]
+"""A blob as its box (x, y, w, h) and its pixels in that box (bool, h x w)."""
+
+
+def _profile(blob: Blob, point: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """A blob's centroid, its unit direction away from ``point`` and its far end along it (95th percentile)."""
+    (x, y, _, _), pixels = blob
+    ys, xs = np.nonzero(pixels)
+    coords = np.column_stack([xs + x, ys + y]).astype(np.float64)
+    centroid = coords.mean(axis=0)
+    d = centroid - point
+    norm = float(np.hypot(*d))
+    d = d / norm if norm > 1e-6 else np.array([1.0, 0.0])
+    (hi,) = np.percentile((coords - centroid) @ d, (95,))
+    return centroid, d, float(hi)
+
+
+def hidden_bases(
+    blobs: list[Blob], bases: list[tuple[float, float]], point: Callable[[], np.ndarray]
+) -> list[tuple[float, float]]:
+    """Each pawn's base, moved toward ``point`` (the nadir) where a pawn in front hides its foot.
+
+    A pawn's base is its blob's end nearest the nadir (:func:`vision.pawn_features.features`).
+    A pawn standing nearer the nadir is nearer the camera, and where the two blobs touch
+    it hides the lower part of the one behind (a pile, or a tall pawn on the square in
+    front): that blob's near end is the front pawn's outline, not its own foot, and its
+    base lands too far out. Its far end - the top's projection - is still seen, and the
+    four pawns are one set, so its foot lies as far behind its far end as the front
+    pawn's does behind its own. The base only ever moves toward the nadir (the hidden
+    side). ``bases`` are the bases as computed for each blob alone; ``point`` gives the
+    nadir, asked only when two blobs touch (the common board has none: no cost there).
+    """
+    out = list(bases)
+    touching = [
+        (i, j) for i in range(len(blobs)) for j in range(i + 1, len(blobs)) if touch(blobs[i], blobs[j])
+    ]  # fmt: skip
+    if not touching:
+        return out
+    where = point()
+    profiles = [_profile(b, where) for b in blobs]
+    reach = [float(np.hypot(*(c - where))) for c, _, _ in profiles]
+    # How far each pawn's far end lies beyond its base, as placed alone.
+    behind = [hi - float((np.asarray(b) - c) @ d) for (c, d, hi), b in zip(profiles, bases, strict=True)]
+    for i, (centroid, d, hi) in enumerate(profiles):
+        front = [b if a == i else a for a, b in touching if i in (a, b)]
+        front = [j for j in front if reach[j] < reach[i]]
+        if not front:
+            continue
+        shift = hi - min(behind[j] for j in front)
+        if shift < float((np.asarray(bases[i]) - centroid) @ d):
+            x, y = centroid + d * shift
+            out[i] = (float(x), float(y))
+    return out
+
+
+def touch(a: Blob, b: Blob, gap: int = TOUCH_GAP) -> bool:
+    """Whether two blobs come within ``gap`` pixels of each other (chessboard distance)."""
+    (ax, ay, aw, ah), (bx, by, bw, bh) = a[0], b[0]
+    x0, y0 = max(ax, bx) - gap, max(ay, by) - gap
+    x1, y1 = min(ax + aw, bx + bw) + gap, min(ay + ah, by + bh) + gap
+    if x0 >= x1 or y0 >= y1:
+        return False  # their boxes, grown by the gap, do not even meet
+    # Both blobs on one canvas: where the grown boxes meet, and the gap around it.
+    window = (x0 - gap, y0 - gap, x1 - x0 + 2 * gap, y1 - y0 + 2 * gap)
+    grown = cv2.dilate(_on_canvas(a, window), np.ones((2 * gap + 1, 2 * gap + 1), np.uint8))
+    return bool(np.any(grown & _on_canvas(b, window)))
+
+
+def _on_canvas(blob: Blob, window: tuple[int, int, int, int]) -> np.ndarray:
+    """The blob's pixels within ``window`` (x, y, w, h) as a uint8 image of the window's size."""
+    (bx, by, bw, bh), mask = blob
+    x, y, w, h = window
+    out = np.zeros((h, w), np.uint8)
+    sx0, sy0, sx1, sy1 = max(bx, x), max(by, y), min(bx + bw, x + w), min(by + bh, y + h)
+    if sx0 < sx1 and sy0 < sy1:
+        out[sy0 - y : sy1 - y, sx0 - x : sx1 - x] = mask[sy0 - by : sy1 - by, sx0 - bx : sx1 - bx]
+    return out

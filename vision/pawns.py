@@ -55,7 +55,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    feature can only say what it means. (A thin dark outline all round was tried as
    evidence of print and earned no weight.) One term is the board's: the four pawns
    are one set, the same piece in four colours, so a blob far from the size of the
-   blobs sure to be pawns scores lower (:func:`vision.pawn_model.set_size_deviation`).
+   blobs sure to be pawns scores lower (:func:`vision.pawn_model.set_size_deviation`),
+   unless it touches another colour's sure pawn: partly hidden in a pile, its size
+   says nothing (:func:`_hidden_sizes`).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
@@ -71,7 +73,10 @@ A pawn leans away from the camera's *nadir* (the board point below the camera,
 recovered from the board's homography: :mod:`vision.pawn_geometry`; not the image
 centre, which for a tilted camera lies on the far side of many pawns), so it is
 assigned to the square of its *base*: the blob's end nearest the nadir, moved in
-by the foot's radius; its elongation is measured along that line.
+by the foot's radius; its elongation is measured along that line. Where two pawns'
+blobs touch, the one nearer the nadir stands in front and hides the other's foot: that
+one is placed from its top instead, as far behind it as the front pawn's base lies
+behind its own (:func:`vision.pawn_geometry.hidden_bases`; a pile of pawns).
 
 Uncalibrated hue ranges work for the four colours; calibration narrows them.
 ``calibration.json`` schema (all optional)::
@@ -96,8 +101,23 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import FEATURES, group_medians, median, percentiles
-from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, with_set_size
+from vision.pawn_geometry import TOUCH_GAP, hidden_bases, lean_point, touch
+from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.rectify import Rectified
+
+#: Move a pawn's base toward the nadir where a pawn in front hides its foot
+#: (:func:`vision.pawn_geometry.hidden_bases`).
+HIDDEN_BASES = True
+
+#: The pawn colours in their order around the hue circle.
+HUE_ORDER = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
+
+#: Where a blob's set-size term sits in a feature row.
+SIZE_DEVIATION = FEATURES.index("size_deviation")
+
+#: A blob touching another colour's sure pawn is partly hidden by it (a pile): its size
+#: is not the set's (:func:`_hidden_sizes`).
+PILE_SIZE = True
 
 # Kept under their former private names for the tests written against the single module.
 _group_medians, _median, _percentiles = group_medians, median, percentiles
@@ -164,20 +184,67 @@ def find_pawns(
     # terms (with_set_size), so leaving it out would change their confidence.
     found = candidates(rect, tiles, cfg, model, camera, min_confidence=min(threshold, SET_SURE))
     rows = with_set_size([cand.features for cand in found], cfg.model, [cand.color for cand in found])
+    if PILE_SIZE:
+        rows = _hidden_sizes(found, rows, cfg.model)
     for cand, row in zip(found, rows, strict=True):
         p = confidence(row, cfg.model)
         if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
             best[cand.color] = (p, cand)
     t, m = rect.tile_px, rect.margin_px
+    chosen = [best[c] for c in Color if c in best]
+    blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
+    bases = [cand.base for _, cand in chosen]
+    if HIDDEN_BASES and len(chosen) > 1:
+        bases = hidden_bases(blobs, bases, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
     out = []
-    for color in (c for c in Color if c in best):
-        p, cand = best[color]
-        r = min(SIZE - 1, max(0, int((cand.base[1] - m) // t)))
-        c = min(SIZE - 1, max(0, int((cand.base[0] - m) // t)))
-        x, y, w, h = cand.box
-        pixels = cand.labels[y : y + h, x : x + w] == cand.index
-        out.append(PawnDetection(color, (r, c), p, cand.base, cand.box, cand.area, pixels))
+    for (p, cand), (box, pixels), base in zip(chosen, blobs, bases, strict=True):
+        r = min(SIZE - 1, max(0, int((base[1] - m) // t)))
+        c = min(SIZE - 1, max(0, int((base[0] - m) // t)))
+        out.append(PawnDetection(cand.color, (r, c), p, base, box, cand.area, pixels))
     return out
+
+
+def _hidden_sizes(
+    found: Sequence[Candidate], rows: list[tuple[float, ...]], model: PawnModel
+) -> list[tuple[float, ...]]:
+    """``rows`` with no set-size penalty for a blob that touches a sure pawn of another colour.
+
+    The four pawns are one set, so a blob far from the set's size scores lower
+    (``size_deviation``). But pawns piled on one square, or standing close in a tilted
+    view, hide each other: the one behind shows a fragment, smaller than the set, and
+    its size says nothing about what it is. Where a blob touches another colour's blob
+    that is itself sure to be a pawn (:data:`SET_SURE`, on its own evidence), its size
+    term is left out - its best case, as for a blob alone on the board.
+    """
+    if len(found) < 2:
+        return rows
+    # Candidates of two colours whose boxes meet are few (none on most boards): only then is
+    # the model asked which blobs are sure, and the pixels compared.
+    box = np.array([cand.box for cand in found], dtype=np.int64)
+    x0, y0, x1, y1 = box[:, 0], box[:, 1], box[:, 0] + box[:, 2], box[:, 1] + box[:, 3]
+    gap = TOUCH_GAP
+    near = (x0[:, None] - gap < x1[None, :]) & (x0[None, :] - gap < x1[:, None])
+    near &= (y0[:, None] - gap < y1[None, :]) & (y0[None, :] - gap < y1[:, None])
+    colour = np.array([HUE_ORDER.index(cand.color) for cand in found])
+    near &= colour[:, None] != colour[None, :]
+    near &= (np.array([row[SIZE_DEVIATION] for row in rows]) > 0.0)[:, None]
+    pairs = np.argwhere(near).tolist()
+    if not pairs:
+        return rows
+    sure = sure_pawns(rows, model)
+    out = list(rows)
+    for i, j in pairs:
+        if not sure[j] or out[i] is not rows[i]:
+            continue
+        if touch((found[i].box, _pixels(found[i])), (found[j].box, _pixels(found[j]))):
+            out[i] = (*rows[i][:SIZE_DEVIATION], 0.0, *rows[i][SIZE_DEVIATION + 1 :])
+    return out
+
+
+def _pixels(cand: Candidate) -> np.ndarray:
+    """The candidate's blob within its box (bool)."""
+    x, y, w, h = cand.box
+    return cand.labels[y : y + h, x : x + w] == cand.index
 
 
 def covered_squares(detections: Iterable[PawnDetection], rect: Rectified) -> set[Square]:
