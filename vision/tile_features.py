@@ -107,6 +107,8 @@ class TilesConfig:
       class (wall by day) while both bands' shade-free chroma read the lighter one is read on
       the chroma too: a shadow only darkens, so it explains that disagreement and nothing else
       does; a lighter shadow leaves a corridor at the wall's lightness, above the darkness gate.
+      Only where both bands' chroma is typical of a class (a coloured light or a picture moves
+      it off both) and the border band was mostly seen (a shadow falls on board, not on paint).
     * ``local_sigma``, ``local_prior``: where each band's two classes lie on its discriminant
       is taken near each tile (Gaussian weights this many tiles wide over the labelled
       sides: fixed tiles, then the sure ones), shrunk toward the board's by ``local_prior``

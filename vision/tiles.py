@@ -203,7 +203,10 @@ def _read_sides(
             if cfg.shadow_explains:
                 # A shadow only darkens: a side read as the darker class whose chroma says the
                 # lighter one in both bands is what a cast shadow makes of the lighter class.
-                dark = dark | (darker_read & agree & ((free > 0.0) if lighter else (free < 0.0)))
+                explained = darker_read & agree & ((free > 0.0) if lighter else (free < 0.0))
+                if visible is not None:  # a shadow falls on board the camera saw, not on paint
+                    explained &= visible[1] >= cfg.board_share
+                dark = dark | explained
             logit = np.where(dark, free, logit)
     return logit, usual
 
@@ -259,7 +262,7 @@ def _shade_free_logit(
     visible: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Open log-odds of every side from the shadow-invariant chroma features alone, both bands combined,
-    and whether the two bands agree on the side (7, 7, 4).
+    and whether both bands agree on the side and look like the board's classes (7, 7, 4).
 
     A pawn's cast shadow is left on the board after the pawn is painted out: it
     darkens a corridor toward a wall's lightness (and dims its colour and texture
@@ -271,10 +274,13 @@ def _shade_free_logit(
     """
     usual = read_band(bands.usual[..., SHADE_FREE], excluded, cfg, extra_sides)
     outer = read_band(bands.outer[..., SHADE_FREE], excluded, cfg, extra_sides)
+    # Both bands agree and look like the board (within the typical quantile of a class:
+    # a coloured light or a picture moves the chroma off both).
+    agree = ((usual.logit > 0.0) == (outer.logit > 0.0)) & (np.minimum(usual.weight, outer.weight) >= 0.5)
     if visible is not None:  # weighed as the full read it replaces is (:func:`_seen`)
         usual = replace(usual, weight=usual.weight * _seen(visible[0], cfg))
         outer = replace(outer, weight=outer.weight * _seen(visible[1], cfg))
-    return _combine(usual, outer, excluded, cfg), (usual.logit > 0.0) == (outer.logit > 0.0)
+    return _combine(usual, outer, excluded, cfg), agree
 
 
 def _darker_than_board(features: np.ndarray, cfg: TilesConfig) -> np.ndarray:
