@@ -409,6 +409,19 @@ def test_a_pawns_cast_shadow_does_not_close_an_open_side() -> None:
     assert len(fixed) <= 1
 
 
+@pytest.mark.parametrize("look", ["classic", "bright"])
+def test_a_shadow_darkening_a_corridor_to_the_walls_lightness_does_not_close_it(look: str) -> None:
+    # A lighter shadow leaves the arm no darker than the wall, so the darkness gate keeps the
+    # full read, which calls it wall; the chroma of both bands still says corridor, and only
+    # a shadow makes corridor look like wall (it darkens, never lightens).
+    image, label = scene(16, look)
+    view, squares = _cast_shadows(rectify(image, label["corners"], tile_px=48), label, 0.35)
+    gate_only = TilesConfig(shadow_explains=False)
+    closed = {(r, c) for r, c, *_ in wrong(read_tiles(view, gate_only, pawns_on=squares), label)} & set(squares)
+    assert len(closed) >= 3  # the frame does show the problem
+    assert wrong(read_tiles(view, pawns_on=squares), label) == []
+
+
 def test_band_votes_far_past_the_cap_keep_their_order() -> None:
     # Two closed-looking sides far past the band cap: both votes stay within the cap, but
     # the farther one stays the more closed (a hard clip made them equal).

@@ -103,6 +103,12 @@ class TilesConfig:
     * ``shade_free_near_pawns``: the sides a pawn's cast shadow may reach (``pawns_on``
       of :func:`vision.tiles.read_tiles`) are read on the :data:`SHADE_FREE` features only
       when darker than the board's darker class by ``shadow_spreads`` of its spread.
+    * ``shadow_explains``: near a pawn, a side the full features read as the frame's darker
+      class (wall by day) while both bands' shade-free chroma read the lighter one is read on
+      the chroma too: a shadow only darkens, so it explains that disagreement and nothing else
+      does; a lighter shadow leaves a corridor at the wall's lightness, above the darkness gate.
+      Only where both bands' chroma is typical of a class (a coloured light or a picture moves
+      it off both) and the border band was mostly seen (a shadow falls on board, not on paint).
     * ``local_sigma``, ``local_prior``: where each band's two classes lie on its discriminant
       is taken near each tile (Gaussian weights this many tiles wide over the labelled
       sides: fixed tiles, then the sure ones), shrunk toward the board's by ``local_prior``
@@ -152,6 +158,7 @@ class TilesConfig:
     painted_weight: float = 0.25
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
+    shadow_explains: bool = True
     ends_at_depth: bool = False
     local_sigma: float = 1.0
     local_prior: float = 4.0

@@ -20,7 +20,8 @@ edges instead of 64, spread over the whole board, its shadows and glare), and
 the sides are read again. Pawn squares (``exclude``) do not teach the models,
 their usual band counts little, and their probabilities are pulled toward 0.5.
 Near the squares pawns stood on (``pawns_on``), a side darker than the board's
-darker surface lies in a cast shadow and is read on shadow-invariant chroma only.
+darker surface lies in a cast shadow and is read on shadow-invariant chroma only, and
+so is a side read as the darker surface whose chroma (both bands) says the lighter one.
 
 No tile has four openings or fewer than two: four open-looking sides in the usual
 band hand the decision to the border band (as far as all four look open), and a tile
@@ -195,9 +196,25 @@ def _read_sides(
     if shaded is not None and shaded.any() and cfg.shade_free_near_pawns:
         # Near a pawn, a side darker than either class ever is lies in its cast shadow.
         dark = shaded & (_darker_than_board(bands.usual, cfg) | _darker_than_board(bands.outer, cfg))
-        if dark.any():
-            logit = np.where(dark, _shade_free_logit(bands, excluded | covered, cfg, extra_sides), logit)
+        lighter = _lighter_is_open(bands.usual)
+        darker_read = shaded & ((logit < 0.0) if lighter else (logit > 0.0))
+        if dark.any() or (cfg.shadow_explains and darker_read.any()):
+            free, agree = _shade_free_logit(bands, excluded | covered, cfg, extra_sides, visible)
+            if cfg.shadow_explains:
+                # A shadow only darkens: a side read as the darker class whose chroma says the
+                # lighter one in both bands is what a cast shadow makes of the lighter class.
+                explained = darker_read & agree & ((free > 0.0) if lighter else (free < 0.0))
+                if visible is not None:  # a shadow falls on board the camera saw, not on paint
+                    explained &= visible[1] >= cfg.board_share
+                dark = dark | explained
+            logit = np.where(dark, free, logit)
     return logit, usual
+
+
+def _lighter_is_open(features: np.ndarray) -> bool:
+    """Whether corridor is the lighter surface of this frame (the fixed tiles' known edges' mean lightness)."""
+    known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0]
+    return bool(known[FIXED_OPEN].mean() > known[~FIXED_OPEN].mean())
 
 
 def _seen(visible: np.ndarray, cfg: TilesConfig) -> np.ndarray:
@@ -238,9 +255,14 @@ def covered_share(logit: np.ndarray) -> np.ndarray:
 
 
 def _shade_free_logit(
-    bands: ViewBands, excluded: np.ndarray, cfg: TilesConfig, extra_sides: np.ndarray | None
-) -> np.ndarray:
-    """Open log-odds of every side from the shadow-invariant chroma features alone, both bands combined.
+    bands: ViewBands,
+    excluded: np.ndarray,
+    cfg: TilesConfig,
+    extra_sides: np.ndarray | None,
+    visible: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Open log-odds of every side from the shadow-invariant chroma features alone, both bands combined,
+    and whether both bands agree on the side and look like the board's classes (7, 7, 4).
 
     A pawn's cast shadow is left on the board after the pawn is painted out: it
     darkens a corridor toward a wall's lightness (and dims its colour and texture
@@ -252,7 +274,13 @@ def _shade_free_logit(
     """
     usual = read_band(bands.usual[..., SHADE_FREE], excluded, cfg, extra_sides)
     outer = read_band(bands.outer[..., SHADE_FREE], excluded, cfg, extra_sides)
-    return _combine(usual, outer, excluded, cfg)
+    # Both bands agree and look like the board (within the typical quantile of a class:
+    # a coloured light or a picture moves the chroma off both).
+    agree = ((usual.logit > 0.0) == (outer.logit > 0.0)) & (np.minimum(usual.weight, outer.weight) >= 0.5)
+    if visible is not None:  # weighed as the full read it replaces is (:func:`_seen`)
+        usual = replace(usual, weight=usual.weight * _seen(visible[0], cfg))
+        outer = replace(outer, weight=outer.weight * _seen(visible[1], cfg))
+    return _combine(usual, outer, excluded, cfg), agree
 
 
 def _darker_than_board(features: np.ndarray, cfg: TilesConfig) -> np.ndarray:
