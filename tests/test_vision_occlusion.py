@@ -15,6 +15,7 @@ from tests.support.board_objects import lay_object
 from vision.occlusion import (
     OcclusionConfig,
     Signals,
+    _bridged_cluster,
     _gradient_residuals,
     _largest_cluster,
     _largest_group,
@@ -203,6 +204,22 @@ def test_only_clusters_reaching_in_from_the_edge_count() -> None:
     assert _largest_cluster(foreign, from_edge=True) == 8 + 2 + 6
 
 
+def test_a_pawn_found_on_a_hand_does_not_cut_its_corners_apart() -> None:
+    foreign = np.zeros((8, 8), bool)
+    foreign[2:4, 0:2] = True  # a hand over the left edge: 5 corners
+    foreign[4, 0] = True
+    hidden = np.zeros((8, 8), bool)
+    hidden[3, 0] = True  # a "pawn" found on the hand hides one of them
+    assert _largest_cluster(foreign & ~hidden, from_edge=True) == 3  # cut into 3 and 1: too small alone
+    assert _bridged_cluster(foreign, hidden, 3) == 5
+    assert _bridged_cluster(foreign, np.zeros((8, 8), bool), 3) == 0  # no pawn joins it: the usual rule's job
+    pawn_alone = np.zeros((8, 8), bool)
+    pawn_alone[0:2, 3] = True  # a pawn at the edge with its own colour and one point beside it
+    hidden_pawn = np.zeros((8, 8), bool)
+    hidden_pawn[0, 3] = True
+    assert _bridged_cluster(pawn_alone, hidden_pawn, 3) == 0
+
+
 def test_a_cluster_counts_around_an_unclear_tile_only_when_it_holds_one_of_its_corners() -> None:
     foreign = np.zeros((8, 8), bool)
     foreign[0:3, 2] = True  # fingers from the top edge: lattice rows 0-2 on line 2
@@ -299,10 +316,12 @@ def test_fingers_beside_a_pawn_still_count() -> None:
     sig = signals(rect, shape, _readings(), 0.99, covered={(1, 3), (1, 4)}, boxes=[pawn])
     assert sig.lattice_from_edge == len(fingers)
     assert "hand" in (decide(sig) or "")
-    # The pawn itself over a corner hides that corner only.
+    # The pawn itself over a corner hides that corner only, and the fingers' cluster is counted through it
+    # (a pawn found on a hand must not cut its corners apart).
     over = (m + 4 * t - 14, m + t - 14, 28, 28)
     sig = signals(rect, shape, _readings(), 0.99, covered={(0, 3), (0, 4), (1, 3), (1, 4)}, boxes=[over])
-    assert sig.lattice_from_edge == len(fingers) - 1
+    assert under_pawns(rect, [over]).sum() == 1
+    assert sig.lattice_from_edge == len(fingers)
 
 
 def test_long_run_round_the_frame_is_an_arm_without_unclear_tiles() -> None:

@@ -156,6 +156,7 @@ class OcclusionConfig:
     seamless_level: float = 0.1
     seamless_quality: float = 0.97
     veil_fade: float = 0.3
+    min_bridged_seen: int = 3
 
 
 @dataclass(frozen=True)
