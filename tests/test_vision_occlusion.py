@@ -28,6 +28,7 @@ from vision.occlusion import (
     frame_levels,
     frame_problem,
     is_night,
+    lattice_colours,
     lattice_foreign,
     lattice_structure,
     longest_run,
@@ -411,6 +412,40 @@ def test_glare_on_the_frame_band_is_not_an_arm() -> None:
     arm = Rectified(image=image.copy(), tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
     arm.image[top_band] = (120, 150, 210)  # skin
     assert (frame_band(arm, shape) == 1).sum() >= 2  # the segments beside the gate arrows are not judged
+
+
+def test_a_light_spilling_over_the_edge_is_not_an_arm_but_a_hand_over_frame_and_tiles_is() -> None:
+    t, m = 48, 36
+    side = 7 * t + 2 * m
+    image = np.empty((side, side, 3), np.float32)
+    image[:] = (110, 40, 30)  # BGR: a dark blue printed frame
+    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # green walls
+    image[m : m + 7 * t + 1, m : m + 7 * t + 1 : t] *= 0.5  # seams between the tiles through every corner
+    image[m : m + 7 * t + 1 : t, m : m + 7 * t + 1] *= 0.5
+    image = np.clip(image + np.random.default_rng(5).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    shape = (2000, 2000)
+    over_edge = (slice(0, m + 20), slice(m + 48, m + 200))  # the top frame and the tiles just inside it
+    quiet = np.zeros(8 * 7, dtype=bool)  # the tiles beside every segment read clearly
+
+    def view(pixels: np.ndarray) -> tuple[Rectified, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        rect = Rectified(image=pixels, tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
+        colours = lattice_colours(rect)
+        return rect, (colours, lattice_foreign(rect, colours=colours), quiet)
+
+    spill = image.copy()
+    spill[over_edge] = (spill[over_edge] * (0.8, 0.9, 2.2)).clip(0, 255)  # a red LED's light added
+    rect, lattice = view(spill)
+    assert (frame_band(rect, shape) == 1).sum() >= 2  # judged alone, the tinted frame looks foreign
+    assert not lattice[1].any()  # the corners inside keep their seams: tinted, not covered
+    assert (frame_band(rect, shape, lattice=lattice) == 1).sum() == 0
+    beside_unclear = (rect, (lattice[0], lattice[1], np.ones(8 * 7, dtype=bool)))
+    assert (frame_band(beside_unclear[0], shape, lattice=beside_unclear[1]) == 1).sum() >= 2  # kept there
+    arm = image.copy()
+    arm[over_edge] = (120, 150, 210)  # skin over the frame and on over the tiles' corners
+    rect, lattice = view(arm)
+    assert lattice[1].any()
+    assert (frame_band(rect, shape, lattice=lattice) == 1).sum() >= 2
 
 
 @pytest.mark.parametrize("seed", range(5))

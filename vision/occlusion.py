@@ -41,6 +41,7 @@ from vision.occlusion_frame import _percentiles_u8, frame_problem, sharpness, sm
 from vision.occlusion_lattice import (
     _largest_cluster,
     lattice_cluster,
+    lattice_colours,
     lattice_foreign,
     lattice_grey,
     lattice_structure,
@@ -64,6 +65,7 @@ __all__ = [
     "frame_problem",
     "is_night",
     "lattice_cluster",
+    "lattice_colours",
     "lattice_foreign",
     "lattice_grey",
     "lattice_structure",
@@ -99,14 +101,14 @@ def signals(
     wrong = tuple(
         sq for sq, want in FIXED_TILES.items() if sq not in hidden and tiles[sq[0] * SIZE + sq[1]].openings != want
     )
-    seen_foreign = lattice_foreign(rect, cfg)
+    colours = lattice_colours(rect, cfg)
+    seen_foreign = lattice_foreign(rect, cfg, colours)
     hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
     foreign = seen_foreign & ~hidden_points
-    flags = frame_band(rect, image_shape, cfg, boxes)
+    near = disturbed_inside(unclear, foreign if quality < cfg.corroborating_quality else None)
+    flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near))
     return Signals(
-        band_run=longest_run(
-            flags, disturbed_inside(unclear, foreign if quality < cfg.corroborating_quality else None)
-        ),
+        band_run=longest_run(flags, near),
         band_alone=longest_run(flags),
         lattice=_largest_cluster(foreign),
         lattice_from_edge=max(

@@ -157,6 +157,8 @@ class OcclusionConfig:
     seamless_quality: float = 0.97
     veil_fade: float = 0.3
     min_bridged_seen: int = 3
+    spill_cos: float = 0.7
+    spill_share: float = 0.25
 
 
 @dataclass(frozen=True)
