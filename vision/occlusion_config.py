@@ -122,6 +122,16 @@ class OcclusionConfig:
     from the edge always had a neighbour pulled at most 0.08; n4's clean third-renderer day 0020
     (a hazy corner, "6 tile corners covered") had all its neighbours at 0.53-0.68, and another
     clean hazy cluster (not from the edge, not flagged) 0.27: 0.3 lies between.
+    ``min_bridged_seen``: a from-edge cluster is also counted through the points a pawn hides
+    when at least this many of its points lie outside every pawn (a pawn found on a hand cut its
+    corners apart; :func:`vision.occlusion._bridged_cluster`). On 348 clean frames no pawn-hidden
+    foreign point joined a from-edge cluster at all.
+    ``spill_cos``/``spill_share``: a foreign frame segment beside readable tiles whose edge tile
+    corner is shifted the same way (cosine over ``spill_cos``, at least ``spill_share`` as far) and
+    keeps its seams is a light spilling over the edge, not an arm
+    (:func:`vision.occlusion_band._spilled`): glow nights read as day met the lone-band rule with
+    LED spills (dev fo_night 0003 judged by day rules: 6 segments -> 1; fresh fourth nights
+    2144100-2144139 by day rules: 0027 flagged 6 -> none); no hand lost (520 frames, 21 sets).
     """
 
     blank_std: float = 4.0
