@@ -38,7 +38,7 @@ from vision.occlusion import (
     small_grey,
     under_pawns,
 )
-from vision.occlusion_flat import CELLS, flat_cluster
+from vision.occlusion_flat import CELLS, flat_cluster, flat_groups
 from vision.reader import BoardReader
 from vision.rectify import Rectified
 from vision.render import render_photo
@@ -512,6 +512,27 @@ def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
     assert flat_cluster(card, {(3, 3)}, nothing, covered=under) == 0  # pawns stand there
     assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells), "day", cfg)
     assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells - 1), "night", cfg) is None
+
+
+def test_a_dark_flat_surface_counts_wherever_it_lies_a_pale_one_only_on_a_mark() -> None:
+    image, corners = _labelled(42, "hedge", "day")
+    rect = BoardReader().read_detailed(image, corners=corners).rect
+    assert rect is not None
+    nothing = np.zeros((8, 8), bool)
+    t, m = rect.tile_px, rect.margin_px
+    cfg = OcclusionConfig()
+    measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
+    assert flat_groups(rect, set(), nothing, seamless=measured) == (0, 0)  # a clean board: structure everywhere
+    cup = dataclasses.replace(rect, image=rect.image.copy())
+    cup.image[m + 3 * t - 30 : m + 3 * t + 30, m + 3 * t - 30 : m + 3 * t + 30] = (20, 35, 60)  # coffee, from above
+    lying_on, dark = flat_groups(cup, set(), nothing, seamless=measured)
+    assert lying_on == 0  # no unclear tile, no foreign or seamless corner: the rule for pale things stays out
+    assert dark >= cfg.min_dark_flat_cells
+    pale = dataclasses.replace(rect, image=rect.image.copy())
+    pale.image[m + 3 * t - 30 : m + 3 * t + 30, m + 3 * t - 30 : m + 3 * t + 30] = (235, 235, 240)
+    assert flat_groups(pale, set(), nothing, seamless=measured)[1] == 0  # as bright as glare: not on its own
+    assert decide(Signals(0, 0, 0.99, 0, dark_flat=cfg.min_dark_flat_cells), "day", cfg)
+    assert decide(Signals(0, 0, 0.99, 0, dark_flat=cfg.min_dark_flat_cells - 1), "day", cfg) is None
 
 
 def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> None:

@@ -36,7 +36,7 @@ from companion.observation import TileReading
 from vision.lighting import frame_level, frame_levels, is_night
 from vision.occlusion_band import _gradient_residuals, _segment_positions, disturbed_inside, frame_band, longest_run
 from vision.occlusion_config import OcclusionConfig, Signals
-from vision.occlusion_flat import flat_cluster
+from vision.occlusion_flat import flat_cluster, flat_groups
 from vision.occlusion_frame import _percentiles_u8, frame_problem, sharpness, small_grey
 from vision.occlusion_lattice import (
     _largest_cluster,
@@ -107,6 +107,16 @@ def signals(
     foreign = seen_foreign & ~hidden_points
     near = disturbed_inside(unclear, foreign if quality < cfg.corroborating_quality else None)
     flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near))
+    flat, dark = flat_groups(
+        rect,
+        unclear,
+        foreign,
+        hidden,
+        cfg.flat_level,
+        cfg.clip_level,
+        cfg.night_flat_blur if lighting == "night" else 0.0,
+        (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
+    )
     return Signals(
         band_run=longest_run(flags, near),
         band_alone=longest_run(flags),
@@ -120,16 +130,8 @@ def signals(
         low_tiles=len(unclear),
         fixed_wrong=wrong,
         low_cluster=_largest_group(unclear),
-        flat_cells=flat_cluster(
-            rect,
-            unclear,
-            foreign,
-            hidden,
-            cfg.flat_level,
-            cfg.clip_level,
-            cfg.night_flat_blur if lighting == "night" else 0.0,
-            (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
-        ),
+        flat_cells=flat,
+        dark_flat=dark,
     )
 
 
@@ -199,7 +201,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     clusters of 5 from the edge, their tiles all readable). Day or night, a flat
     surface lying on an unclear tile, a foreign tile corner or a corner whose seams
     are gone (a card, a cup, a phone, a pale hand: :mod:`vision.occlusion_flat`,
-    :func:`seamless_corners`) decides alone.
+    :func:`seamless_corners`) decides alone, and so does a smaller flat group darker
+    than the board wherever it lies (glare flattens but brightens; a cup of coffee).
     """
     cfg = config or OcclusionConfig()
     night = lighting == "night"
@@ -220,4 +223,6 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
     if sig.flat_cells >= cfg.min_flat_cells:
         return f"something lying on the board ({sig.flat_cells} half tiles without the tiles' structure)"
+    if sig.dark_flat >= cfg.min_dark_flat_cells:
+        return f"something dark lying on the board ({sig.dark_flat} dark half tiles without the tiles' structure)"
     return None
