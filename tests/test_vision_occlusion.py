@@ -39,6 +39,7 @@ from vision.occlusion import (
     under_pawns,
 )
 from vision.occlusion_flat import CELLS, flat_cluster, flat_groups
+from vision.occlusion_lattice import _blown_walls
 from vision.reader import BoardReader
 from vision.rectify import Rectified
 from vision.render import render_photo
@@ -384,6 +385,21 @@ def test_foreign_corners_that_keep_their_seams_or_are_clipped_are_the_board() ->
     _paint_corners(clipped, corners, (255, 255, 255))  # blown out: no colour left to judge
     assert lattice_structure(clipped)[1][tuple(np.array(corners).T)].min() == 1.0  # all of each patch
     assert not lattice_foreign(clipped).any()
+
+
+def test_skin_clipping_in_a_channel_the_walls_do_not_clip_in_is_still_foreign() -> None:
+    corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]
+    hand = _wall_lattice((40, 150, 60))  # green hedge walls
+    _paint_corners(hand, corners, (150, 188, 255))  # skin in bright light: red blown out, green and blue not
+    assert lattice_structure(hand)[1][tuple(np.array(corners).T)].min() == 1.0
+    assert lattice_foreign(hand).sum() == len(corners)
+    orange = shade_invariant(np.array([[[90, 140, 230]]], np.uint8))[0, 0]  # orange walls
+    blown = shade_invariant(np.array([[[100, 150, 255], [150, 188, 255], [250, 252, 255]]], np.uint8))[0]
+    # Brighter orange clipping in red, or white: the walls blown out. Skin-pink clipping in red: red is the
+    # orange walls' brightest channel too, so it may be them.
+    assert _blown_walls(blown, orange, 6.0).tolist() == [True, True, True]
+    green = shade_invariant(np.array([[[40, 150, 60]]], np.uint8))[0, 0]
+    assert _blown_walls(blown, green, 6.0).tolist() == [False, False, True]
 
 
 def test_blurred_frame_is_unreadable() -> None:

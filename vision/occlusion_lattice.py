@@ -71,7 +71,8 @@ def lattice_foreign(
     Two more ways the board itself looks foreign (see :func:`lattice_structure`):
     a point that keeps the seams of separate tiles (a coloured light pool or a
     shadow bar tints them, a hand hides them) and a point blown out to the
-    sensor's limit (its colour is gone, not changed). ``colours``: :func:`lattice_colours`, when the
+    sensor's limit (its colour is gone, not changed) when the walls could be what
+    blew out (:func:`_blown_walls`). ``colours``: :func:`lattice_colours`, when the
     caller has them.
     """
     cfg = config or OcclusionConfig()
@@ -86,7 +87,24 @@ def lattice_foreign(
         return foreign
     foreign &= ~_veil_cores(samples, ref, foreign, cfg.veil_fade)
     seams, clipped = lattice_structure(rect, cfg.seam_patch, cfg.clip_level)
-    return foreign & (seams < cfg.seam_keep) & (clipped <= 0.5)
+    blown = (clipped > 0.5) & _blown_walls(samples, ref, threshold)
+    return foreign & (seams < cfg.seam_keep) & ~blown
+
+
+def _blown_walls(samples: np.ndarray, ref: np.ndarray, threshold: float) -> np.ndarray:
+    """Which :func:`shade_invariant` samples could be the walls blown out (their colour gone, not changed).
+
+    A wall brightened past the sensor's limit clips in its own brightest channel first
+    (an orange wall's red), or in all three (white): its chromaticity is then no longer
+    the wall's, yet nothing covers it. A surface of another colour clipping in another
+    channel (skin in bright light clips in red over green walls, its green and blue
+    still far from the walls') keeps a colour of its own: judged like any point.
+    """
+    shares = np.concatenate([samples[..., :2], 100.0 - samples[..., :1] - samples[..., 1:2]], axis=-1)
+    walls = np.array([ref[0], ref[1], 100.0 - ref[0] - ref[1]])
+    same_channel = np.argmax(shares, axis=-1) == int(np.argmax(walls))
+    white = np.linalg.norm(samples[..., :2] - _NEUTRAL, axis=-1) <= threshold
+    return same_channel | white
 
 
 def lattice_structure(rect: Rectified, reach: float = 0.15, clip_level: float = 252.0) -> tuple[np.ndarray, np.ndarray]:
