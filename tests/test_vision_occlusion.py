@@ -38,6 +38,7 @@ from vision.occlusion import (
     small_grey,
     under_pawns,
 )
+from vision.occlusion_band import without_gates
 from vision.occlusion_flat import CELLS, flat_cluster, flat_groups
 from vision.occlusion_lattice import _blown_walls
 from vision.reader import BoardReader
@@ -428,6 +429,35 @@ def test_glare_on_the_frame_band_is_not_an_arm() -> None:
     arm = Rectified(image=image.copy(), tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
     arm.image[top_band] = (120, 150, 210)  # skin
     assert (frame_band(arm, shape) == 1).sum() >= 2  # the segments beside the gate arrows are not judged
+
+
+def test_gate_arrows_are_judged_among_themselves_and_left_out_of_the_lone_run() -> None:
+    t, m = 48, 36
+    side = 7 * t + 2 * m
+    image = np.empty((side, side, 3), np.float32)
+    image[:] = (140, 60, 190)  # BGR: a pink printed frame
+    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # green walls
+    for g in (1, 3, 5):  # a yellow arrow printed at every gate, all four sides
+        a, b = m + g * t + 8, m + (g + 1) * t - 8
+        image[4:m, a:b] = image[m + 7 * t : side - 4, a:b] = (40, 220, 240)
+        image[a:b, 4:m] = image[a:b, m + 7 * t : side - 4] = (40, 220, 240)
+    image = np.clip(image + np.random.default_rng(5).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    shape = (2000, 2000)
+    gates = np.array([(k // 2) in (1, 3, 5) for k in range(14)] * 4)
+    def view(pixels: np.ndarray) -> Rectified:
+        return Rectified(image=pixels, tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
+
+    clean = frame_band(view(image), shape)
+    assert (clean == 0).all()  # the arrows are like each other: every segment known and like its own kind
+    arm = image.copy()
+    arm[0:m, m + 3 * t : m + 4 * t] = (120, 150, 210)  # skin over the middle gate of the top side only
+    flags = frame_band(view(arm), shape)
+    assert flags[6] == 1 and flags[7] == 1 and flags[~gates].max() == 0
+    assert (without_gates(flags)[gates] == -1).all()
+    assert longest_run(without_gates(flags)) == 0  # the lone run stays on the plain frame
+    assert longest_run(flags) == 2
+    assert (frame_band(view(arm), shape, OcclusionConfig(judge_gates=False))[gates] == -1).all()
 
 
 def test_a_light_spilling_over_the_edge_is_not_an_arm_but_a_hand_over_frame_and_tiles_is() -> None:

@@ -34,7 +34,14 @@ import numpy as np
 from companion.board import FIXED_TILES, SIZE, Square
 from companion.observation import TileReading
 from vision.lighting import frame_level, frame_levels, is_night
-from vision.occlusion_band import _gradient_residuals, _segment_positions, disturbed_inside, frame_band, longest_run
+from vision.occlusion_band import (
+    _gradient_residuals,
+    _segment_positions,
+    disturbed_inside,
+    frame_band,
+    longest_run,
+    without_gates,
+)
 from vision.occlusion_config import OcclusionConfig, Signals
 from vision.occlusion_flat import flat_cluster, flat_groups
 from vision.occlusion_frame import _percentiles_u8, frame_problem, sharpness, small_grey
@@ -119,7 +126,7 @@ def signals(
     )
     return Signals(
         band_run=longest_run(flags, near),
-        band_alone=longest_run(flags),
+        band_alone=longest_run(without_gates(flags)),
         lattice=_largest_cluster(foreign),
         lattice_from_edge=max(
             _largest_cluster(foreign, from_edge=True),

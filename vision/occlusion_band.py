@@ -27,8 +27,9 @@ def frame_band(
     """Per segment of the board's own frame (4 sides x 14 half-tiles): 1 foreign, 0 like the frame, -1 unknown.
 
     The frame around the tile area looks the same all the way round (a printed
-    border), except at the 12 gates (arrows) - those segments are unknown, as are
-    segments outside the photo and under a pawn (``boxes``, rectified pixels). An arm
+    border), except at the 12 gates (arrows): those segments are judged among themselves
+    (every gate carries the same print; ``judge_gates``, else unknown). Segments outside
+    the photo and under a pawn (``boxes``, rectified pixels) are unknown. An arm
     reaching over the board crosses this band: a run of foreign segments.
     ``lattice``: the tile-corner lattice's colours and foreign points
     (:func:`vision.occlusion_lattice.lattice_colours`, :func:`vision.occlusion_lattice.lattice_foreign`)
@@ -59,7 +60,8 @@ def frame_band(
     segments = values.reshape(4, depth, n, half, 3).transpose(0, 2, 1, 3, 4).reshape(4, n, depth * half, 3)
     medians = np.median(segments, axis=2)
     known = np.ones((4, n), dtype=bool)
-    known[:, [k for k in range(n) if (k // 2) in (1, 3, 5)]] = False  # gate arrows
+    gates = np.zeros((4, n), dtype=bool)
+    gates[:, [k for k in range(n) if (k // 2) in (1, 3, 5)]] = True  # gate arrows: judged among themselves
     along = m + (np.arange(n) + 0.5) * half
     mid_out, mid_in = m - (lo + hi) / 2.0, m + side + (lo + hi) / 2.0
     centres = np.concatenate(
@@ -80,20 +82,32 @@ def frame_band(
         )
         known &= ~near.reshape(4, n)
     out = np.full((4, 2 * SIZE), -1, dtype=np.int8)
-    if known.sum() < 12:
-        return out.reshape(-1)
     values = medians.reshape(-1, 3)
-    residual, expected = _gradient_residuals(values, _segment_positions(t, m), known.reshape(-1), np.ones(3))
-    spread = float(np.median(residual[known.reshape(-1)]))
+    for group, least in ((known & ~gates, 12), (known & gates, 8) if cfg.judge_gates else (None, 0)):
+        if group is None or group.sum() < least:
+            continue
+        flags = _foreign_segments(values, _segment_positions(t, m), group.reshape(-1), cfg, lattice)
+        out[group] = flags.reshape(4, 2 * SIZE)[group].astype(np.int8)
+    return out.reshape(-1)
+
+
+def _foreign_segments(
+    values: np.ndarray,
+    positions: np.ndarray,
+    known: np.ndarray,
+    cfg: OcclusionConfig,
+    lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+) -> np.ndarray:
+    """Segments of one population (the plain frame, or the gate arrows) unlike its smooth lighting model."""
+    residual, expected = _gradient_residuals(values, positions, known, np.ones(3))
+    spread = float(np.median(residual[known]))
     threshold = max(cfg.band_floor, cfg.foreign_distance * spread)
     # A lamp's glare on the frame is not an arm (a pale arm may pass for glare: the rules
     # inside the board then have to see it; a false alarm costs a whole frame's reading).
-    flags = (residual > threshold) & ~_glare(values, expected, threshold, cfg)
+    flags = (residual > threshold) & ~_glare(values, expected, threshold, cfg) & known
     if lattice is not None and flags.any():
         flags &= ~(_spilled(values - expected, flags, lattice[0], lattice[1], cfg) & ~lattice[2])
-    flags = flags.reshape(4, 2 * SIZE)
-    out[known] = flags[known].astype(np.int8)
-    return out.reshape(-1)
+    return flags
 
 
 def _spilled(
@@ -129,6 +143,18 @@ def _spilled(
         along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
         out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
     return out
+
+
+def without_gates(flags: np.ndarray) -> np.ndarray:
+    """``flags`` (:func:`frame_band` order) with the gate arrows' segments unknown.
+
+    The lone band run (nothing disturbed inside) is judged on the plain frame only: judged
+    among themselves, the gate arrows of clean glow nights add segments to a light's lone
+    run (fourth-renderer nights made runs of 6 with them, 4 without).
+    """
+    out = np.asarray(flags).reshape(4, 2 * SIZE).copy()
+    out[:, [k for k in range(2 * SIZE) if (k // 2) in (1, 3, 5)]] = -1
+    return out.reshape(-1)
 
 
 def _segment_positions(t: int, m: int) -> np.ndarray:

@@ -138,6 +138,13 @@ class OcclusionConfig:
     (an unclear tile, a foreign corner or a grid quality under ``seamless_quality``): on 397 clean
     located frames of five renderers no flat cell was darker than the board's median cell at all;
     two cups over the middle of fourth-renderer boards (their tiles still read) made 2.
+    ``judge_gates``: the frame band's gate-arrow segments (half the band) are judged against a
+    lighting model of their own (all gates carry the same print) instead of being unknown; they
+    count for the band run beside a disturbed edge tile only, never for the lone run (clean glow
+    nights made lone runs of 6 with them; see :func:`vision.occlusion_band.without_gates`). Fresh
+    third-renderer hands caught by it: a hand holding a card over the left gates (th_occ 0004 of
+    seeds 2143000-19) and dark fingertips over the top gates (th_occ8 0003 of 2148000-19). On 451
+    clean frames the band run stayed 0 but for one frame already flagged.
     """
 
     blank_std: float = 4.0
@@ -176,6 +183,7 @@ class OcclusionConfig:
     spill_cos: float = 0.7
     spill_share: float = 0.25
     min_dark_flat_cells: int = 2
+    judge_gates: bool = True
 
 
 @dataclass(frozen=True)
