@@ -28,7 +28,8 @@ def frame_band(
 
     The frame around the tile area looks the same all the way round (a printed
     border), except at the 12 gates (arrows): those segments are judged among themselves
-    (every gate carries the same print; ``judge_gates``, else unknown). Segments outside
+    (every gate carries the same print; ``judge_gates``, else unknown) and, with ``lattice``,
+    only when the board inside looks disturbed somewhere (they count only for that run). Segments outside
     the photo and under a pawn (``boxes``, rectified pixels) are unknown. An arm
     reaching over the board crosses this band: a run of foreign segments.
     ``lattice``: the tile-corner lattice's colours and foreign points
@@ -83,7 +84,9 @@ def frame_band(
         known &= ~near.reshape(4, n)
     out = np.full((4, 2 * SIZE), -1, dtype=np.int8)
     values = medians.reshape(-1, 3)
-    for group, least in ((known & ~gates, 12), (known & gates, 8) if cfg.judge_gates else (None, 0)):
+    # The gates count only for a run beside a disturbed edge tile: judged only when there is one.
+    gated = cfg.judge_gates and (lattice is None or bool(np.any(lattice[2])))
+    for group, least in ((known & ~gates, 12), (known & gates, 8) if gated else (None, 0)):
         if group is None or group.sum() < least:
             continue
         flags = _foreign_segments(values, _segment_positions(t, m), group.reshape(-1), cfg, lattice)
