@@ -133,11 +133,11 @@ class OcclusionConfig:
     LED spills (dev fo_night 0003 judged by day rules: 6 segments -> 1; fresh fourth nights
     2144100-2144139 by day rules: 0027 flagged 6 -> none); no hand lost (520 frames, 21 sets).
     ``min_dark_flat_cells``: a group of at least this many flat half-tile cells darker than the
-    board's median cell decides alone, wherever it lies (:func:`vision.occlusion_flat._darker`: the
-    coffee in a cup seen from above, a dark phone). Measured only where the flat cells already are
-    (an unclear tile, a foreign corner or a grid quality under ``seamless_quality``): on 397 clean
-    located frames of five renderers no flat cell was darker than the board's median cell at all;
-    two cups over the middle of fourth-renderer boards (their tiles still read) made 2.
+    board's darkest tenth of cells decides alone, wherever it lies (:func:`vision.occlusion_flat._darker`:
+    the coffee in a cup seen from above, a dark phone). Measured only where the flat cells already are
+    (an unclear tile, a foreign corner or a grid quality under ``seamless_quality``): on 508 clean
+    located frames of five renderers no flat cell was that dark; two cups over the middle of
+    fourth-renderer boards (their tiles still read) made 2.
     ``judge_gates``: the frame band's gate-arrow segments (half the band) are judged against a
     lighting model of their own (all gates carry the same print) instead of being unknown; they
     count for the band run beside a disturbed edge tile only, never for the lone run (clean glow
@@ -205,7 +205,7 @@ class Signals:
     ``flat_cells``: the largest group of half-tile cells without the tiles' structure lying on
     an unclear tile, a foreign tile corner or (grid quality under ``seamless_quality``) a tile
     corner whose seams are gone (something flat lying on the board); ``dark_flat``: the largest
-    group of flat cells darker than the board's median cell, wherever it lies (measured when the
+    group of flat cells darker than the board's darkest tenth of cells, wherever it lies (measured when the
     flat cells are).
     """
 
