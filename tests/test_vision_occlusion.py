@@ -145,6 +145,10 @@ def test_band_run_needs_an_unclear_edge_tile() -> None:
     assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 3
     foreign[0, 4] = False  # one corner only: glare or a picture's edge
     assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 0
+    foreign[0, :] = True  # the whole top edge and nothing inside: the board's rim, not fingers
+    assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 0
+    foreign[1, 3] = True  # ... unless it reaches inside somewhere: then it came in across the edge
+    assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 3
     # Left side, bottom to top in ring order: segments 10..12 are rows 5-6, column 0.
     left = np.zeros((4, 14), dtype=np.int8)
     left[3, 10:13] = 1

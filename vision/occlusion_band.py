@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import cv2
 import numpy as np
 
 from companion.board import SIZE, Square
@@ -228,6 +229,26 @@ def longest_run(flags: np.ndarray, near: np.ndarray | None = None) -> int:
     return min(best, len(ring))
 
 
+def _without_rims(foreign: np.ndarray) -> np.ndarray:
+    """``foreign`` (8x8 lattice points) without the clusters that stay on the tile area's edge and run
+    the whole length of a side: the board's rim (the frame's colour or a shadow in the edge patches, a
+    dim edge), not fingers, which come in across the edge over a few tiles. A clean third-renderer night
+    (fresh th_night 0009 of seeds 2143700-19: a dim left edge, all 8 of its corners foreign, none inside)
+    read as 7 covered edge tiles beside 2 frame segments; no hand of 28 sets had such a cluster decide.
+    """
+    if not foreign.any():
+        return foreign
+    count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
+    out = foreign.copy()
+    for i in range(1, count):
+        cluster = labels == i
+        if cluster[1:-1, 1:-1].any():
+            continue
+        if cluster[0].all() or cluster[-1].all() or cluster[:, 0].all() or cluster[:, -1].all():
+            out &= ~cluster
+    return out
+
+
 def disturbed_inside(unclear: set[Square], foreign: np.ndarray | None = None) -> np.ndarray:
     """Per frame segment (frame_band order): does the board just inside it look disturbed?
 
@@ -241,6 +262,7 @@ def disturbed_inside(unclear: set[Square], foreign: np.ndarray | None = None) ->
     near = np.zeros((4, 2 * SIZE), dtype=bool)
     covered_edge = np.zeros((4, SIZE), dtype=bool)
     if foreign is not None:
+        foreign = _without_rims(foreign)
         border = np.stack([foreign[0, :], foreign[:, SIZE], foreign[SIZE, :], foreign[:, 0]])
         covered_edge = border[:, :-1] & border[:, 1:]
     outer = (0, 1)
