@@ -15,6 +15,7 @@ from tests.support.board_objects import lay_object
 from vision.occlusion import (
     OcclusionConfig,
     Signals,
+    _bridged_cluster,
     _gradient_residuals,
     _largest_cluster,
     _largest_group,
@@ -27,6 +28,7 @@ from vision.occlusion import (
     frame_levels,
     frame_problem,
     is_night,
+    lattice_colours,
     lattice_foreign,
     lattice_structure,
     longest_run,
@@ -36,7 +38,9 @@ from vision.occlusion import (
     small_grey,
     under_pawns,
 )
-from vision.occlusion_flat import CELLS, flat_cluster
+from vision.occlusion_band import without_gates
+from vision.occlusion_flat import CELLS, flat_cluster, flat_groups
+from vision.occlusion_lattice import _blown_walls
 from vision.reader import BoardReader
 from vision.rectify import Rectified
 from vision.render import render_photo
@@ -141,6 +145,10 @@ def test_band_run_needs_an_unclear_edge_tile() -> None:
     assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 3
     foreign[0, 4] = False  # one corner only: glare or a picture's edge
     assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 0
+    foreign[0, :] = True  # the whole top edge and nothing inside: the board's rim, not fingers
+    assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 0
+    foreign[1, 3] = True  # ... unless it reaches inside somewhere: then it came in across the edge
+    assert longest_run(flags.reshape(-1), disturbed_inside(set(), foreign)) == 3
     # Left side, bottom to top in ring order: segments 10..12 are rows 5-6, column 0.
     left = np.zeros((4, 14), dtype=np.int8)
     left[3, 10:13] = 1
@@ -201,6 +209,22 @@ def test_only_clusters_reaching_in_from_the_edge_count() -> None:
     assert _largest_cluster(foreign, from_edge=True) == 0
     foreign[1:3, 4] = True  # fingers from the top edge down to the pool
     assert _largest_cluster(foreign, from_edge=True) == 8 + 2 + 6
+
+
+def test_a_pawn_found_on_a_hand_does_not_cut_its_corners_apart() -> None:
+    foreign = np.zeros((8, 8), bool)
+    foreign[2:4, 0:2] = True  # a hand over the left edge: 5 corners
+    foreign[4, 0] = True
+    hidden = np.zeros((8, 8), bool)
+    hidden[3, 0] = True  # a "pawn" found on the hand hides one of them
+    assert _largest_cluster(foreign & ~hidden, from_edge=True) == 3  # cut into 3 and 1: too small alone
+    assert _bridged_cluster(foreign, hidden, 3) == 5
+    assert _bridged_cluster(foreign, np.zeros((8, 8), bool), 3) == 0  # no pawn joins it: the usual rule's job
+    pawn_alone = np.zeros((8, 8), bool)
+    pawn_alone[0:2, 3] = True  # a pawn at the edge with its own colour and one point beside it
+    hidden_pawn = np.zeros((8, 8), bool)
+    hidden_pawn[0, 3] = True
+    assert _bridged_cluster(pawn_alone, hidden_pawn, 3) == 0
 
 
 def test_a_cluster_counts_around_an_unclear_tile_only_when_it_holds_one_of_its_corners() -> None:
@@ -299,10 +323,12 @@ def test_fingers_beside_a_pawn_still_count() -> None:
     sig = signals(rect, shape, _readings(), 0.99, covered={(1, 3), (1, 4)}, boxes=[pawn])
     assert sig.lattice_from_edge == len(fingers)
     assert "hand" in (decide(sig) or "")
-    # The pawn itself over a corner hides that corner only.
+    # The pawn itself over a corner hides that corner only, and the fingers' cluster is counted through it
+    # (a pawn found on a hand must not cut its corners apart).
     over = (m + 4 * t - 14, m + t - 14, 28, 28)
     sig = signals(rect, shape, _readings(), 0.99, covered={(0, 3), (0, 4), (1, 3), (1, 4)}, boxes=[over])
-    assert sig.lattice_from_edge == len(fingers) - 1
+    assert under_pawns(rect, [over]).sum() == 1
+    assert sig.lattice_from_edge == len(fingers)
 
 
 def test_long_run_round_the_frame_is_an_arm_without_unclear_tiles() -> None:
@@ -366,6 +392,21 @@ def test_foreign_corners_that_keep_their_seams_or_are_clipped_are_the_board() ->
     assert not lattice_foreign(clipped).any()
 
 
+def test_skin_clipping_in_a_channel_the_walls_do_not_clip_in_is_still_foreign() -> None:
+    corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]
+    hand = _wall_lattice((40, 150, 60))  # green hedge walls
+    _paint_corners(hand, corners, (150, 188, 255))  # skin in bright light: red blown out, green and blue not
+    assert lattice_structure(hand)[1][tuple(np.array(corners).T)].min() == 1.0
+    assert lattice_foreign(hand).sum() == len(corners)
+    orange = shade_invariant(np.array([[[90, 140, 230]]], np.uint8))[0, 0]  # orange walls
+    blown = shade_invariant(np.array([[[100, 150, 255], [150, 188, 255], [250, 252, 255]]], np.uint8))[0]
+    # Brighter orange clipping in red, or white: the walls blown out. Skin-pink clipping in red: red is the
+    # orange walls' brightest channel too, so it may be them.
+    assert _blown_walls(blown, orange, 6.0).tolist() == [True, True, True]
+    green = shade_invariant(np.array([[[40, 150, 60]]], np.uint8))[0, 0]
+    assert _blown_walls(blown, green, 6.0).tolist() == [False, False, True]
+
+
 def test_blurred_frame_is_unreadable() -> None:
     import cv2
 
@@ -392,6 +433,69 @@ def test_glare_on_the_frame_band_is_not_an_arm() -> None:
     arm = Rectified(image=image.copy(), tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
     arm.image[top_band] = (120, 150, 210)  # skin
     assert (frame_band(arm, shape) == 1).sum() >= 2  # the segments beside the gate arrows are not judged
+
+
+def test_gate_arrows_are_judged_among_themselves_and_left_out_of_the_lone_run() -> None:
+    t, m = 48, 36
+    side = 7 * t + 2 * m
+    image = np.empty((side, side, 3), np.float32)
+    image[:] = (140, 60, 190)  # BGR: a pink printed frame
+    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # green walls
+    for g in (1, 3, 5):  # a yellow arrow printed at every gate, all four sides
+        a, b = m + g * t + 8, m + (g + 1) * t - 8
+        image[4:m, a:b] = image[m + 7 * t : side - 4, a:b] = (40, 220, 240)
+        image[a:b, 4:m] = image[a:b, m + 7 * t : side - 4] = (40, 220, 240)
+    image = np.clip(image + np.random.default_rng(5).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    shape = (2000, 2000)
+    gates = np.array([(k // 2) in (1, 3, 5) for k in range(14)] * 4)
+    def view(pixels: np.ndarray) -> Rectified:
+        return Rectified(image=pixels, tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
+
+    clean = frame_band(view(image), shape)
+    assert (clean == 0).all()  # the arrows are like each other: every segment known and like its own kind
+    arm = image.copy()
+    arm[0:m, m + 3 * t : m + 4 * t] = (120, 150, 210)  # skin over the middle gate of the top side only
+    flags = frame_band(view(arm), shape)
+    assert flags[6] == 1 and flags[7] == 1 and flags[~gates].max() == 0
+    assert (without_gates(flags)[gates] == -1).all()
+    assert longest_run(without_gates(flags)) == 0  # the lone run stays on the plain frame
+    assert longest_run(flags) == 2
+    assert (frame_band(view(arm), shape, OcclusionConfig(judge_gates=False))[gates] == -1).all()
+
+
+def test_a_light_spilling_over_the_edge_is_not_an_arm_but_a_hand_over_frame_and_tiles_is() -> None:
+    t, m = 48, 36
+    side = 7 * t + 2 * m
+    image = np.empty((side, side, 3), np.float32)
+    image[:] = (110, 40, 30)  # BGR: a dark blue printed frame
+    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # green walls
+    image[m : m + 7 * t + 1, m : m + 7 * t + 1 : t] *= 0.5  # seams between the tiles through every corner
+    image[m : m + 7 * t + 1 : t, m : m + 7 * t + 1] *= 0.5
+    image = np.clip(image + np.random.default_rng(5).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    shape = (2000, 2000)
+    over_edge = (slice(0, m + 20), slice(m + 48, m + 200))  # the top frame and the tiles just inside it
+    quiet = np.zeros(8 * 7, dtype=bool)  # the tiles beside every segment read clearly
+
+    def view(pixels: np.ndarray) -> tuple[Rectified, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        rect = Rectified(image=pixels, tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
+        colours = lattice_colours(rect)
+        return rect, (colours, lattice_foreign(rect, colours=colours), quiet)
+
+    spill = image.copy()
+    spill[over_edge] = (spill[over_edge] * (0.8, 0.9, 2.2)).clip(0, 255)  # a red LED's light added
+    rect, lattice = view(spill)
+    assert (frame_band(rect, shape) == 1).sum() >= 2  # judged alone, the tinted frame looks foreign
+    assert not lattice[1].any()  # the corners inside keep their seams: tinted, not covered
+    assert (frame_band(rect, shape, lattice=lattice) == 1).sum() == 0
+    beside_unclear = (rect, (lattice[0], lattice[1], np.ones(8 * 7, dtype=bool)))
+    assert (frame_band(beside_unclear[0], shape, lattice=beside_unclear[1]) == 1).sum() >= 2  # kept there
+    arm = image.copy()
+    arm[over_edge] = (120, 150, 210)  # skin over the frame and on over the tiles' corners
+    rect, lattice = view(arm)
+    assert lattice[1].any()
+    assert (frame_band(rect, shape, lattice=lattice) == 1).sum() >= 2
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -458,6 +562,27 @@ def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
     assert flat_cluster(card, {(3, 3)}, nothing, covered=under) == 0  # pawns stand there
     assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells), "day", cfg)
     assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells - 1), "night", cfg) is None
+
+
+def test_a_dark_flat_surface_counts_wherever_it_lies_a_pale_one_only_on_a_mark() -> None:
+    image, corners = _labelled(42, "hedge", "day")
+    rect = BoardReader().read_detailed(image, corners=corners).rect
+    assert rect is not None
+    nothing = np.zeros((8, 8), bool)
+    t, m = rect.tile_px, rect.margin_px
+    cfg = OcclusionConfig()
+    measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
+    assert flat_groups(rect, set(), nothing, seamless=measured) == (0, 0)  # a clean board: structure everywhere
+    cup = dataclasses.replace(rect, image=rect.image.copy())
+    cup.image[m + 3 * t - 30 : m + 3 * t + 30, m + 3 * t - 30 : m + 3 * t + 30] = (20, 35, 60)  # coffee, from above
+    lying_on, dark = flat_groups(cup, set(), nothing, seamless=measured)
+    assert lying_on == 0  # no unclear tile, no foreign or seamless corner: the rule for pale things stays out
+    assert dark >= cfg.min_dark_flat_cells
+    pale = dataclasses.replace(rect, image=rect.image.copy())
+    pale.image[m + 3 * t - 30 : m + 3 * t + 30, m + 3 * t - 30 : m + 3 * t + 30] = (235, 235, 240)
+    assert flat_groups(pale, set(), nothing, seamless=measured)[1] == 0  # as bright as glare: not on its own
+    assert decide(Signals(0, 0, 0.99, 0, dark_flat=cfg.min_dark_flat_cells), "day", cfg)
+    assert decide(Signals(0, 0, 0.99, 0, dark_flat=cfg.min_dark_flat_cells - 1), "day", cfg) is None
 
 
 def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> None:

@@ -34,13 +34,21 @@ import numpy as np
 from companion.board import FIXED_TILES, SIZE, Square
 from companion.observation import TileReading
 from vision.lighting import frame_level, frame_levels, is_night
-from vision.occlusion_band import _gradient_residuals, _segment_positions, disturbed_inside, frame_band, longest_run
+from vision.occlusion_band import (
+    _gradient_residuals,
+    _segment_positions,
+    disturbed_inside,
+    frame_band,
+    longest_run,
+    without_gates,
+)
 from vision.occlusion_config import OcclusionConfig, Signals
-from vision.occlusion_flat import flat_cluster
+from vision.occlusion_flat import flat_cluster, flat_groups
 from vision.occlusion_frame import _percentiles_u8, frame_problem, sharpness, small_grey
 from vision.occlusion_lattice import (
     _largest_cluster,
     lattice_cluster,
+    lattice_colours,
     lattice_foreign,
     lattice_grey,
     lattice_structure,
@@ -64,6 +72,7 @@ __all__ = [
     "frame_problem",
     "is_night",
     "lattice_cluster",
+    "lattice_colours",
     "lattice_foreign",
     "lattice_grey",
     "lattice_structure",
@@ -99,30 +108,37 @@ def signals(
     wrong = tuple(
         sq for sq, want in FIXED_TILES.items() if sq not in hidden and tiles[sq[0] * SIZE + sq[1]].openings != want
     )
-    foreign = lattice_foreign(rect, cfg) & ~under_pawns(rect, boxes, cfg.lattice_patch)
-    flags = frame_band(rect, image_shape, cfg, boxes)
+    colours = lattice_colours(rect, cfg)
+    seen_foreign = lattice_foreign(rect, cfg, colours)
+    hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
+    foreign = seen_foreign & ~hidden_points
+    near = disturbed_inside(unclear, foreign if quality < cfg.corroborating_quality else None)
+    flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near))
+    flat, dark = flat_groups(
+        rect,
+        unclear,
+        foreign,
+        hidden,
+        cfg.flat_level,
+        cfg.clip_level,
+        cfg.night_flat_blur if lighting == "night" else 0.0,
+        (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
+    )
     return Signals(
-        band_run=longest_run(
-            flags, disturbed_inside(unclear, foreign if quality < cfg.corroborating_quality else None)
-        ),
-        band_alone=longest_run(flags),
+        band_run=longest_run(flags, near),
+        band_alone=longest_run(without_gates(flags)),
         lattice=_largest_cluster(foreign),
-        lattice_from_edge=_largest_cluster(foreign, from_edge=True),
+        lattice_from_edge=max(
+            _largest_cluster(foreign, from_edge=True),
+            _bridged_cluster(seen_foreign, hidden_points, cfg.min_bridged_seen),
+        ),
         lattice_unclear=_darker_cluster_at_unclear(rect, foreign, unclear, cfg),
         quality=float(quality),
         low_tiles=len(unclear),
         fixed_wrong=wrong,
         low_cluster=_largest_group(unclear),
-        flat_cells=flat_cluster(
-            rect,
-            unclear,
-            foreign,
-            hidden,
-            cfg.flat_level,
-            cfg.clip_level,
-            cfg.night_flat_blur if lighting == "night" else 0.0,
-            (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
-        ),
+        flat_cells=flat,
+        dark_flat=dark,
     )
 
 
@@ -149,6 +165,28 @@ def _darker_cluster_at_unclear(rect: Rectified, foreign: np.ndarray, unclear: se
     return _largest_cluster(foreign, from_edge=True, touching=unclear, grey=lattice_grey(rect, cfg))
 
 
+def _bridged_cluster(foreign: np.ndarray, hidden: np.ndarray, min_seen: int) -> int:
+    """Largest cluster of foreign points from the edge counted through the points a pawn hides, when at least
+    ``min_seen`` of its points lie outside every pawn (0 when no pawn point joins a cluster).
+
+    A pawn's box hides what is under it: unknown, not clean. A hand over the board's edge often has a pawn
+    found on it (skin passes for a pawn's colour), whose box then cut the hand's corners into pieces each
+    too small to count (third-renderer fresh th_occ 0002: 5 corners, 4 seen, cut into 3 and 1). A pawn on a
+    clean board hides one or two points, and with fewer than ``min_seen`` foreign points beside it stays out.
+    """
+    if not (foreign & hidden).any():
+        return 0
+    _count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
+    edge = set(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]).tolist())
+    inside = set(labels[1:-1, 1:-1].ravel().tolist())
+    best = 0
+    for i in (edge & inside) - {0}:
+        cluster = labels == i
+        if (cluster & hidden).any() and int((cluster & ~hidden).sum()) >= min_seen:
+            best = max(best, int(cluster.sum()))
+    return best
+
+
 def _largest_group(squares: set[Square]) -> int:
     """Size of the largest 8-connected group of ``squares`` on the 7x7 board."""
     grid = np.zeros((SIZE, SIZE), dtype=np.uint8)
@@ -170,7 +208,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     clusters of 5 from the edge, their tiles all readable). Day or night, a flat
     surface lying on an unclear tile, a foreign tile corner or a corner whose seams
     are gone (a card, a cup, a phone, a pale hand: :mod:`vision.occlusion_flat`,
-    :func:`seamless_corners`) decides alone.
+    :func:`seamless_corners`) decides alone, and so does a smaller flat group darker
+    than the board wherever it lies (glare flattens but brightens; a cup of coffee).
     """
     cfg = config or OcclusionConfig()
     night = lighting == "night"
@@ -191,4 +230,6 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
     if sig.flat_cells >= cfg.min_flat_cells:
         return f"something lying on the board ({sig.flat_cells} half tiles without the tiles' structure)"
+    if sig.dark_flat >= cfg.min_dark_flat_cells:
+        return f"something dark lying on the board ({sig.dark_flat} dark half tiles without the tiles' structure)"
     return None

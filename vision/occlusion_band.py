@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import cv2
 import numpy as np
 
 from companion.board import SIZE, Square
@@ -22,13 +23,20 @@ def frame_band(
     image_shape: tuple[int, ...],
     config: OcclusionConfig | None = None,
     boxes: Iterable[tuple[int, int, int, int]] = (),
+    lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Per segment of the board's own frame (4 sides x 14 half-tiles): 1 foreign, 0 like the frame, -1 unknown.
 
     The frame around the tile area looks the same all the way round (a printed
-    border), except at the 12 gates (arrows) - those segments are unknown, as are
-    segments outside the photo and under a pawn (``boxes``, rectified pixels). An arm
+    border), except at the 12 gates (arrows): those segments are judged among themselves
+    (every gate carries the same print; ``judge_gates``, else unknown) and, with ``lattice``,
+    only when the board inside looks disturbed somewhere (they count only for that run). Segments outside
+    the photo and under a pawn (``boxes``, rectified pixels) are unknown. An arm
     reaching over the board crosses this band: a run of foreign segments.
+    ``lattice``: the tile-corner lattice's colours and foreign points
+    (:func:`vision.occlusion_lattice.lattice_colours`, :func:`vision.occlusion_lattice.lattice_foreign`)
+    and where the board inside looks disturbed (:func:`disturbed_inside`): with them a segment lit by a
+    light spilling over the board's edge, beside readable tiles, is not foreign (:func:`_spilled`).
     """
     cfg = config or OcclusionConfig()
     t, m = rect.tile_px, rect.margin_px
@@ -54,7 +62,8 @@ def frame_band(
     segments = values.reshape(4, depth, n, half, 3).transpose(0, 2, 1, 3, 4).reshape(4, n, depth * half, 3)
     medians = np.median(segments, axis=2)
     known = np.ones((4, n), dtype=bool)
-    known[:, [k for k in range(n) if (k // 2) in (1, 3, 5)]] = False  # gate arrows
+    gates = np.zeros((4, n), dtype=bool)
+    gates[:, [k for k in range(n) if (k // 2) in (1, 3, 5)]] = True  # gate arrows: judged among themselves
     along = m + (np.arange(n) + 0.5) * half
     mid_out, mid_in = m - (lo + hi) / 2.0, m + side + (lo + hi) / 2.0
     centres = np.concatenate(
@@ -75,16 +84,80 @@ def frame_band(
         )
         known &= ~near.reshape(4, n)
     out = np.full((4, 2 * SIZE), -1, dtype=np.int8)
-    if known.sum() < 12:
-        return out.reshape(-1)
     values = medians.reshape(-1, 3)
-    residual, expected = _gradient_residuals(values, _segment_positions(t, m), known.reshape(-1), np.ones(3))
-    spread = float(np.median(residual[known.reshape(-1)]))
+    # The gates count only for a run beside a disturbed edge tile: judged only when there is one.
+    gated = cfg.judge_gates and (lattice is None or bool(np.any(lattice[2])))
+    for group, least in ((known & ~gates, 12), (known & gates, 8) if gated else (None, 0)):
+        if group is None or group.sum() < least:
+            continue
+        flags = _foreign_segments(values, _segment_positions(t, m), group.reshape(-1), cfg, lattice)
+        out[group] = flags.reshape(4, 2 * SIZE)[group].astype(np.int8)
+    return out.reshape(-1)
+
+
+def _foreign_segments(
+    values: np.ndarray,
+    positions: np.ndarray,
+    known: np.ndarray,
+    cfg: OcclusionConfig,
+    lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+) -> np.ndarray:
+    """Segments of one population (the plain frame, or the gate arrows) unlike its smooth lighting model."""
+    residual, expected = _gradient_residuals(values, positions, known, np.ones(3))
+    spread = float(np.median(residual[known]))
     threshold = max(cfg.band_floor, cfg.foreign_distance * spread)
     # A lamp's glare on the frame is not an arm (a pale arm may pass for glare: the rules
     # inside the board then have to see it; a false alarm costs a whole frame's reading).
-    flags = ((residual > threshold) & ~_glare(values, expected, threshold, cfg)).reshape(4, 2 * SIZE)
-    out[known] = flags[known].astype(np.int8)
+    flags = (residual > threshold) & ~_glare(values, expected, threshold, cfg) & known
+    if lattice is not None and flags.any():
+        flags &= ~(_spilled(values - expected, flags, lattice[0], lattice[1], cfg) & ~lattice[2])
+    return flags
+
+
+def _spilled(
+    shift: np.ndarray, flags: np.ndarray, colours: np.ndarray, foreign: np.ndarray, cfg: OcclusionConfig
+) -> np.ndarray:
+    """Which flagged segments are lit by a light spilling over the board's edge rather than hidden by an arm.
+
+    A coloured LED's or a lamp's pool that reaches over the frame tints the tiles just
+    inside it too: the tile corner on the edge next to the segment is shifted from the
+    board's wall colour the same way (the shifts' cosine over ``spill_cos``, at least
+    ``spill_share`` as far) while it keeps its seams, so it is not foreign
+    (:func:`vision.occlusion_lattice.lattice_foreign`). An arm over the frame either goes
+    on over that corner (foreign: the segment counts) or stops short (the corner keeps
+    the walls' colour: it counts). ``shift``: each segment's colour minus the band
+    model's there (56 x 3, :func:`frame_band` order); ``colours``: 8x8x3 lattice colours.
+    Measured with the full reader on 402 located frames (/tmp/dev day, night and
+    occluded sets, the fifth renderer's day, own fresh sets of seeds 2140000-2148019): a
+    glow night judged by day rules (dev fo_night 0003, a pink LED spill over the top
+    right corner, 6 segments) loses its lone run; no hand lost a segment that mattered
+    for any rule (cos 0.5-0.7 and share 0.25-0.5 give the same; cos 0.3 with share 0.1
+    loses a hand).
+    """
+    ref = np.median(colours.reshape(-1, 3), axis=0)
+    out = np.zeros(len(flags), dtype=bool)
+    for index in np.flatnonzero(flags):
+        side, k = divmod(int(index), 2 * SIZE)
+        j = min(SIZE, round((k + 0.5) / 2.0))  # the tile corner on the edge nearest the segment
+        point = ((0, j), (j, SIZE), (SIZE, j), (j, 0))[side]
+        if foreign[point]:
+            continue
+        band, corner = shift[index], colours[point] - ref
+        size = float(np.linalg.norm(band))
+        along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
+        out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
+    return out
+
+
+def without_gates(flags: np.ndarray) -> np.ndarray:
+    """``flags`` (:func:`frame_band` order) with the gate arrows' segments unknown.
+
+    The lone band run (nothing disturbed inside) is judged on the plain frame only: judged
+    among themselves, the gate arrows of clean glow nights add segments to a light's lone
+    run (fourth-renderer nights made runs of 6 with them, 4 without).
+    """
+    out = np.asarray(flags).reshape(4, 2 * SIZE).copy()
+    out[:, [k for k in range(2 * SIZE) if (k // 2) in (1, 3, 5)]] = -1
     return out.reshape(-1)
 
 
@@ -156,6 +229,26 @@ def longest_run(flags: np.ndarray, near: np.ndarray | None = None) -> int:
     return min(best, len(ring))
 
 
+def _without_rims(foreign: np.ndarray) -> np.ndarray:
+    """``foreign`` (8x8 lattice points) without the clusters that stay on the tile area's edge and run
+    the whole length of a side: the board's rim (the frame's colour or a shadow in the edge patches, a
+    dim edge), not fingers, which come in across the edge over a few tiles. A clean third-renderer night
+    (fresh th_night 0009 of seeds 2143700-19: a dim left edge, all 8 of its corners foreign, none inside)
+    read as 7 covered edge tiles beside 2 frame segments; no hand of 28 sets had such a cluster decide.
+    """
+    if not foreign.any():
+        return foreign
+    count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
+    out = foreign.copy()
+    for i in range(1, count):
+        cluster = labels == i
+        if cluster[1:-1, 1:-1].any():
+            continue
+        if cluster[0].all() or cluster[-1].all() or cluster[:, 0].all() or cluster[:, -1].all():
+            out &= ~cluster
+    return out
+
+
 def disturbed_inside(unclear: set[Square], foreign: np.ndarray | None = None) -> np.ndarray:
     """Per frame segment (frame_band order): does the board just inside it look disturbed?
 
@@ -169,6 +262,7 @@ def disturbed_inside(unclear: set[Square], foreign: np.ndarray | None = None) ->
     near = np.zeros((4, 2 * SIZE), dtype=bool)
     covered_edge = np.zeros((4, SIZE), dtype=bool)
     if foreign is not None:
+        foreign = _without_rims(foreign)
         border = np.stack([foreign[0, :], foreign[:, SIZE], foreign[SIZE, :], foreign[:, 0]])
         covered_edge = border[:, :-1] & border[:, 1:]
     outer = (0, 1)

@@ -122,6 +122,29 @@ class OcclusionConfig:
     from the edge always had a neighbour pulled at most 0.08; n4's clean third-renderer day 0020
     (a hazy corner, "6 tile corners covered") had all its neighbours at 0.53-0.68, and another
     clean hazy cluster (not from the edge, not flagged) 0.27: 0.3 lies between.
+    ``min_bridged_seen``: a from-edge cluster is also counted through the points a pawn hides
+    when at least this many of its points lie outside every pawn (a pawn found on a hand cut its
+    corners apart; :func:`vision.occlusion._bridged_cluster`). On 348 clean frames no pawn-hidden
+    foreign point joined a from-edge cluster at all.
+    ``spill_cos``/``spill_share``: a foreign frame segment beside readable tiles whose edge tile
+    corner is shifted the same way (cosine over ``spill_cos``, at least ``spill_share`` as far) and
+    keeps its seams is a light spilling over the edge, not an arm
+    (:func:`vision.occlusion_band._spilled`): glow nights read as day met the lone-band rule with
+    LED spills (dev fo_night 0003 judged by day rules: 6 segments -> 1; fresh fourth nights
+    2144100-2144139 by day rules: 0027 flagged 6 -> none); no hand lost (520 frames, 21 sets).
+    ``min_dark_flat_cells``: a group of at least this many flat half-tile cells darker than the
+    board's darkest tenth of cells decides alone, wherever it lies (:func:`vision.occlusion_flat._darker`:
+    the coffee in a cup seen from above, a dark phone). Measured only where the flat cells already are
+    (an unclear tile, a foreign corner or a grid quality under ``seamless_quality``): on 508 clean
+    located frames of five renderers no flat cell was that dark; two cups over the middle of
+    fourth-renderer boards (their tiles still read) made 2.
+    ``judge_gates``: the frame band's gate-arrow segments (half the band) are judged against a
+    lighting model of their own (all gates carry the same print) instead of being unknown; they
+    count for the band run beside a disturbed edge tile only, never for the lone run (clean glow
+    nights made lone runs of 6 with them; see :func:`vision.occlusion_band.without_gates`). Fresh
+    third-renderer hands caught by it: a hand holding a card over the left gates (th_occ 0004 of
+    seeds 2143000-19) and dark fingertips over the top gates (th_occ8 0003 of 2148000-19). On 451
+    clean frames the band run stayed 0 but for one frame already flagged.
     """
 
     blank_std: float = 4.0
@@ -156,6 +179,11 @@ class OcclusionConfig:
     seamless_level: float = 0.1
     seamless_quality: float = 0.97
     veil_fade: float = 0.3
+    min_bridged_seen: int = 3
+    spill_cos: float = 0.7
+    spill_share: float = 0.25
+    min_dark_flat_cells: int = 2
+    judge_gates: bool = True
 
 
 @dataclass(frozen=True)
@@ -176,7 +204,9 @@ class Signals:
     darker than the board's corners (a hand hides the walls' glow, a light pool adds light);
     ``flat_cells``: the largest group of half-tile cells without the tiles' structure lying on
     an unclear tile, a foreign tile corner or (grid quality under ``seamless_quality``) a tile
-    corner whose seams are gone (something flat lying on the board).
+    corner whose seams are gone (something flat lying on the board); ``dark_flat``: the largest
+    group of flat cells darker than the board's darkest tenth of cells, wherever it lies (measured when the
+    flat cells are).
     """
 
     band_run: int
@@ -189,3 +219,4 @@ class Signals:
     band_alone: int = 0
     lattice_unclear: int = 0
     flat_cells: int = 0
+    dark_flat: int = 0

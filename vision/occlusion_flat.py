@@ -83,6 +83,20 @@ def flat_cluster(
     smooth: float = 0.0,
     seamless: Callable[[], np.ndarray] | None = None,
 ) -> int:
+    """The first of :func:`flat_groups` (the group lying on an unclear tile or a marked tile corner)."""
+    return flat_groups(rect, unclear, foreign, covered, flat_level, clip_level, smooth, seamless)[0]
+
+
+def flat_groups(
+    rect: Rectified,
+    unclear: set[Square],
+    foreign: np.ndarray,
+    covered: Iterable[Square] = (),
+    flat_level: float = 0.3,
+    clip_level: float = 252.0,
+    smooth: float = 0.0,
+    seamless: Callable[[], np.ndarray] | None = None,
+) -> tuple[int, int]:
     """Largest 4-connected group of flat half-tile cells lying on an unclear tile or a foreign tile corner.
 
     ``foreign``: 8x8 lattice points (:func:`vision.occlusion_lattice.lattice_foreign`);
@@ -92,16 +106,20 @@ def flat_cluster(
     ``seamless``: called at most once, only when a flat group lies on neither, it gives the 8x8 lattice
     points whose tiles' seams are gone (see :func:`vision.occlusion.signals`): such a point marks a group
     like a foreign one, and with it the cells are measured even on a board with nothing else to show.
+
+    Second: the largest group of flat cells darker (mean grey) than the board's darkest tenth of cells,
+    wherever it lies (:func:`_darker`). Both 0 when nothing is measured.
     """
     if not unclear and not foreign.any() and seamless is None:
-        return 0
+        return 0, 0
     rel = _relative_strength(rect, smooth)
     for r, c in covered:
         rel[r * CELLS : (r + 1) * CELLS, c * CELLS : (c + 1) * CELLS] = np.inf
     if not (rel < flat_level).any():  # the common case on a clean board: no need to look for glare
-        return 0
+        return 0, 0
     rel[_glare_cells(rect, clip_level)] = np.inf
     count, labels = cv2.connectedComponents((rel < flat_level).astype(np.uint8), connectivity=4)
+    dark = _darker(rect, labels, count)
     best = 0
     marks, bare = foreign, None
     for i in range(1, count):
@@ -114,7 +132,30 @@ def flat_cluster(
             marks = foreign | bare
         if _lies_on(squares, unclear, marks):
             best = len(cells)
-    return best
+    return best, dark
+
+
+def _darker(rect: Rectified, labels: np.ndarray, count: int) -> int:
+    """Size of the largest labelled group of cells whose mean grey is under the board's darkest tenth of cells.
+
+    Every half tile holds a wall and a corridor corner, so a real board's cells are never
+    flat; glare (light added) flattens cells but makes them brighter, and a shadow (light
+    scaled) keeps their log-grey structure. A flat *dark* surface is something lying on the
+    tiles: the coffee in a cup seen from above, a dark phone, a sleeve. Darker than the board's
+    own darkest tenth of cells, not just its median: on 508 clean located frames of five
+    renderers (day and night, /tmp/dev and fresh seeds 2140000-2149019) one flat cell of a
+    low-contrast board was darker than the median (1.00 of it) but 1.14x its 10th percentile,
+    while two cups over the middle of fourth-renderer boards (fresh fo_occ8 0007, 0010: their
+    tiles still read, no foreign corner beside them) made 2 cells at 0.35x and 0.22x.
+    """
+    if count <= 1:
+        return 0
+    grey = cv2.cvtColor(_tile_area(rect), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    k = SIZE * CELLS
+    cells = cv2.resize(grey, (k, k), interpolation=cv2.INTER_AREA)
+    level = float(np.percentile(cells, 10))
+    sizes = [int((labels == i).sum()) for i in range(1, count) if float(cells[labels == i].mean()) < level]
+    return max(sizes, default=0)
 
 
 def _lies_on(squares: set[Square], unclear: set[Square], marks: np.ndarray) -> bool:

@@ -37,20 +37,8 @@ def shade_invariant(image: np.ndarray, lightness_weight: float = 0.2) -> np.ndar
 _NEUTRAL = np.array([100.0 / 3.0, 100.0 / 3.0], dtype=np.float32)
 
 
-def lattice_foreign(rect: Rectified, config: OcclusionConfig | None = None) -> np.ndarray:
-    """8x8 booleans: lattice points (where tile corners meet) unlike the board's wall colour.
-
-    A point that differs only the way glare or a white light pool changes a
-    surface - brighter, its chromaticity pulled part of the way toward white
-    (dichromatic reflection) - is not foreign: a lamp's glare crosses many tile
-    corners, while a hand or sleeve brings a colour of its own. Glare pulls
-    a wall at most ``max_glare`` of the way: a pale hand under a bright lamp is
-    nearly white too, and a wall washed out that far is unreadable anyway.
-    Two more ways the board itself looks foreign (see :func:`lattice_structure`):
-    a point that keeps the seams of separate tiles (a coloured light pool or a
-    shadow bar tints them, a hand hides them) and a point blown out to the
-    sensor's limit (its colour is gone, not changed).
-    """
+def lattice_colours(rect: Rectified, config: OcclusionConfig | None = None) -> np.ndarray:
+    """8x8x3 median :func:`shade_invariant` colour of the lattice patches (where tile corners meet)."""
     cfg = config or OcclusionConfig()
     t, m = rect.tile_px, rect.margin_px
     # Patches of one size (inside, on a side, in a corner) are converted and reduced together.
@@ -66,6 +54,29 @@ def lattice_foreign(rect: Rectified, config: OcclusionConfig | None = None) -> n
         values = shade_invariant(np.stack([patch for _, _, patch in group]), cfg.lightness_weight)
         for (i, j, _), median in zip(group, np.median(values, axis=1), strict=True):
             samples[i, j] = median
+    return samples
+
+
+def lattice_foreign(
+    rect: Rectified, config: OcclusionConfig | None = None, colours: np.ndarray | None = None
+) -> np.ndarray:
+    """8x8 booleans: lattice points (where tile corners meet) unlike the board's wall colour.
+
+    A point that differs only the way glare or a white light pool changes a
+    surface - brighter, its chromaticity pulled part of the way toward white
+    (dichromatic reflection) - is not foreign: a lamp's glare crosses many tile
+    corners, while a hand or sleeve brings a colour of its own. Glare pulls
+    a wall at most ``max_glare`` of the way: a pale hand under a bright lamp is
+    nearly white too, and a wall washed out that far is unreadable anyway.
+    Two more ways the board itself looks foreign (see :func:`lattice_structure`):
+    a point that keeps the seams of separate tiles (a coloured light pool or a
+    shadow bar tints them, a hand hides them) and a point blown out to the
+    sensor's limit (its colour is gone, not changed) when the walls could be what
+    blew out (:func:`_blown_walls`). ``colours``: :func:`lattice_colours`, when the
+    caller has them.
+    """
+    cfg = config or OcclusionConfig()
+    samples = lattice_colours(rect, cfg) if colours is None else colours
     flat = samples.reshape(-1, 3)
     ref = np.median(flat, axis=0)
     dist = np.linalg.norm(samples - ref, axis=2)
@@ -76,7 +87,24 @@ def lattice_foreign(rect: Rectified, config: OcclusionConfig | None = None) -> n
         return foreign
     foreign &= ~_veil_cores(samples, ref, foreign, cfg.veil_fade)
     seams, clipped = lattice_structure(rect, cfg.seam_patch, cfg.clip_level)
-    return foreign & (seams < cfg.seam_keep) & (clipped <= 0.5)
+    blown = (clipped > 0.5) & _blown_walls(samples, ref, threshold)
+    return foreign & (seams < cfg.seam_keep) & ~blown
+
+
+def _blown_walls(samples: np.ndarray, ref: np.ndarray, threshold: float) -> np.ndarray:
+    """Which :func:`shade_invariant` samples could be the walls blown out (their colour gone, not changed).
+
+    A wall brightened past the sensor's limit clips in its own brightest channel first
+    (an orange wall's red), or in all three (white): its chromaticity is then no longer
+    the wall's, yet nothing covers it. A surface of another colour clipping in another
+    channel (skin in bright light clips in red over green walls, its green and blue
+    still far from the walls') keeps a colour of its own: judged like any point.
+    """
+    shares = np.concatenate([samples[..., :2], 100.0 - samples[..., :1] - samples[..., 1:2]], axis=-1)
+    walls = np.array([ref[0], ref[1], 100.0 - ref[0] - ref[1]])
+    same_channel = np.argmax(shares, axis=-1) == int(np.argmax(walls))
+    white = np.linalg.norm(samples[..., :2] - _NEUTRAL, axis=-1) <= threshold
+    return same_channel | white
 
 
 def lattice_structure(rect: Rectified, reach: float = 0.15, clip_level: float = 252.0) -> tuple[np.ndarray, np.ndarray]:
