@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from functools import cache
 
@@ -11,7 +10,6 @@ import pytest
 
 from companion.board import FIXED_TILES, random_setup
 from companion.observation import TileReading
-from tests.support.board_objects import lay_object
 from vision.occlusion import (
     OcclusionConfig,
     Signals,
@@ -32,14 +30,12 @@ from vision.occlusion import (
     lattice_foreign,
     lattice_structure,
     longest_run,
-    seamless_corners,
     shade_invariant,
     signals,
     small_grey,
     under_pawns,
 )
 from vision.occlusion_band import without_gates
-from vision.occlusion_flat import CELLS, flat_cluster, flat_groups
 from vision.occlusion_lattice import _blown_walls
 from vision.reader import BoardReader
 from vision.rectify import Rectified
@@ -449,6 +445,7 @@ def test_gate_arrows_are_judged_among_themselves_and_left_out_of_the_lone_run() 
     corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
     shape = (2000, 2000)
     gates = np.array([(k // 2) in (1, 3, 5) for k in range(14)] * 4)
+
     def view(pixels: np.ndarray) -> Rectified:
         return Rectified(image=pixels, tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
 
@@ -504,121 +501,3 @@ def test_percentiles_from_the_histogram_equal_numpys(seed: int) -> None:
     values = rng.integers(0, int(rng.integers(2, 256)), size=int(rng.integers(1, 4000))).astype(np.uint8)
     qs = (0.0, 5.0, 37.3, 50.0, 95.0, 100.0)
     np.testing.assert_allclose(_percentiles_u8(values, qs), np.percentile(values, qs), atol=1e-9)
-
-
-@cache
-def _labelled(seed: int, look: str, lighting: str) -> tuple[np.ndarray, list[list[float]]]:
-    board, _ = random_setup(random.Random(seed))
-    image, label = render_photo(board, seed=seed, look=look, size=SIZE, occlusion=False, lighting=lighting)
-    return image, label["corners"]
-
-
-@pytest.mark.parametrize(
-    ("seed", "look", "kind", "lighting"),
-    [
-        (41, "classic", "cup", "day"),
-        (42, "hedge", "card", "day"),
-        (43, "dark", "phone", "day"),
-        (45, "wizard", "card", "day"),
-        (42, "hedge", "card", "night"),
-    ],
-)
-def test_an_object_lying_on_the_tiles_is_reported(seed: int, look: str, kind: str, lighting: str) -> None:
-    image, corners = _labelled(seed, look, lighting)
-    assert not BoardReader().read(image).occluded
-    covered = lay_object(image, corners, kind, np.random.default_rng(seed), lighting == "night", centre=(3.5, 3.5))
-    reading = BoardReader().read_detailed(covered)
-    assert reading.observation.occluded
-    # The flat half tiles see the object, whichever rule names the frame's reason first (at night the
-    # tiles under a card also read as an unclear group).
-    assert reading.signals is not None and reading.signals.flat_cells >= OcclusionConfig().min_flat_cells
-
-
-@pytest.mark.parametrize(("seed", "look", "colour"), [(46, "hedge", (200, 200, 200)), (46, "dark", (140, 140, 140))])
-def test_a_neutral_card_is_reported(seed: int, look: str, colour: tuple[int, int, int]) -> None:
-    """A plain light-grey or grey card: its border, pips and edges leave three flat half tiles here."""
-    image, corners = _labelled(seed, look, "day")
-    covered = lay_object(image, corners, "card", np.random.default_rng(seed), centre=(3.5, 3.5), card_colour=colour)
-    assert BoardReader().read(covered).occluded
-
-
-def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
-    image, corners = _labelled(41, "classic", "day")
-    rect = BoardReader().read_detailed(image, corners=corners).rect
-    assert rect is not None
-    nothing = np.zeros((8, 8), bool)
-    assert flat_cluster(rect, {(3, 3)}, nothing) == 0  # a clean board: every half tile has structure
-    t, m = rect.tile_px, rect.margin_px
-    card = dataclasses.replace(rect, image=rect.image.copy())
-    card.image[m + 2 * t : m + 5 * t, m + 2 * t : m + 5 * t] = (235, 235, 240)  # 3x3 tiles under a plain card
-    cfg = OcclusionConfig()
-    inner = (3 * CELLS - 2) ** 2  # the cells along the card's edge keep its outline
-    assert flat_cluster(card, set(), nothing) == 0  # nothing says the tiles are hidden (glare flattens too)
-    assert flat_cluster(card, {(3, 3)}, nothing) >= max(inner, cfg.min_flat_cells)
-    corner = nothing.copy()
-    corner[3, 3] = True
-    assert flat_cluster(card, set(), corner) >= max(inner, cfg.min_flat_cells)
-    under = [(r, c) for r in range(2, 5) for c in range(2, 5)]
-    assert flat_cluster(card, {(3, 3)}, nothing, covered=under) == 0  # pawns stand there
-    assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells), "day", cfg)
-    assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells - 1), "night", cfg) is None
-
-
-def test_a_dark_flat_surface_counts_wherever_it_lies_a_pale_one_only_on_a_mark() -> None:
-    image, corners = _labelled(42, "hedge", "day")
-    rect = BoardReader().read_detailed(image, corners=corners).rect
-    assert rect is not None
-    nothing = np.zeros((8, 8), bool)
-    t, m = rect.tile_px, rect.margin_px
-    cfg = OcclusionConfig()
-    measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
-    assert flat_groups(rect, set(), nothing, seamless=measured) == (0, 0)  # a clean board: structure everywhere
-    cup = dataclasses.replace(rect, image=rect.image.copy())
-    cup.image[m + 3 * t - 30 : m + 3 * t + 30, m + 3 * t - 30 : m + 3 * t + 30] = (20, 35, 60)  # coffee, from above
-    lying_on, dark = flat_groups(cup, set(), nothing, seamless=measured)
-    assert lying_on == 0  # no unclear tile, no foreign or seamless corner: the rule for pale things stays out
-    assert dark >= cfg.min_dark_flat_cells
-    pale = dataclasses.replace(rect, image=rect.image.copy())
-    pale.image[m + 3 * t - 30 : m + 3 * t + 30, m + 3 * t - 30 : m + 3 * t + 30] = (235, 235, 240)
-    assert flat_groups(pale, set(), nothing, seamless=measured)[1] == 0  # as bright as glare: not on its own
-    assert decide(Signals(0, 0, 0.99, 0, dark_flat=cfg.min_dark_flat_cells), "day", cfg)
-    assert decide(Signals(0, 0, 0.99, 0, dark_flat=cfg.min_dark_flat_cells - 1), "day", cfg) is None
-
-
-def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> None:
-    """A high-gain night frame: a dark cup over the tiles is flat but for the sensor's noise."""
-    image, corners = _labelled(42, "hedge", "night")
-    rect = BoardReader().read_detailed(image, corners=corners).rect
-    assert rect is not None
-    t, m = rect.tile_px, rect.margin_px
-    cup = dataclasses.replace(rect, image=rect.image.copy())
-    rng = np.random.default_rng(7)
-    dark = np.clip(20 + rng.normal(0, 4, (3 * t, 3 * t, 1)), 0, 255).astype(np.uint8)
-    cup.image[m + 2 * t : m + 5 * t, m + 2 * t : m + 5 * t] = dark  # 3x3 tiles under a dark, noisy disc
-    nothing = np.zeros((8, 8), bool)
-    cfg = OcclusionConfig()
-    assert flat_cluster(cup, {(3, 3)}, nothing) < cfg.min_flat_cells  # the noise looks like structure
-    assert flat_cluster(cup, {(3, 3)}, nothing, smooth=cfg.night_flat_blur) >= cfg.min_flat_cells
-    assert flat_cluster(rect, {(3, 3)}, nothing, smooth=cfg.night_flat_blur) == 0  # the clean board keeps its tiles
-
-
-def test_a_surface_of_the_boards_own_colour_counts_where_it_hides_the_tiles_seams() -> None:
-    """A cup or a pale hand of the walls' colour: no unclear tile, no foreign corner, but the seams are gone."""
-    image, corners = _labelled(41, "classic", "day")
-    rect = BoardReader().read_detailed(image, corners=corners).rect
-    assert rect is not None
-    nothing = np.zeros((8, 8), bool)
-    assert not seamless_corners(rect).any()  # four separate tiles meet at every point of a clean board
-    t, m = rect.tile_px, rect.margin_px
-    area = rect.image[m : m + 7 * t, m : m + 7 * t].reshape(-1, 3)
-    cup = dataclasses.replace(rect, image=rect.image.copy())
-    shade = 0.85 * np.median(area, axis=0)  # the walls' colour a little in shade (the board's own clips)
-    cup.image[m + 2 * t : m + 4 * t, m + 2 * t : m + 4 * t] = shade.astype(np.uint8)
-    assert not lattice_foreign(cup).any()  # its colour passes for the board's
-    assert seamless_corners(cup)[3, 3]
-    cfg = OcclusionConfig()
-    assert flat_cluster(cup, set(), nothing) == 0
-    assert flat_cluster(cup, set(), nothing, seamless=lambda: seamless_corners(cup)) >= cfg.min_flat_cells
-    # Where a pawn stands its point is hidden, not bare.
-    box = (m + 3 * t - 10, m + 3 * t - 10, 20, 20)
-    assert not seamless_corners(cup, boxes=[box])[3, 3]
