@@ -392,3 +392,24 @@ def test_a_window_lattice_is_also_centred_on_the_whole_board() -> None:
     assert offsets
     assert max(max(off) for off in offsets.values()) > 2.0  # some window's own frame misplaces the board
     assert all(min(off) < 0.5 for off in offsets.values())  # but each lattice is also offered centred on it
+
+
+def test_arm_centre_ignores_corridor_reaching_in_past_the_tile_wall() -> None:
+    """An arm is a run of corridor between two walls. A second run that reaches the measuring window's
+    end comes from past the tile's wall (a light board frame beside an outer tile, a neighbour's
+    corridor) and is left out; a run split by a gap inside the walls (a pawn on the arm) counts whole,
+    and a lone run is kept even at an end (a grid far off still has something to follow)."""
+    from vision.locate_refine import _own_runs
+
+    coords = np.arange(10, dtype=np.float64)
+    arm = np.array([0, 0, 0, 1, 1, 1, 0, 0, 0, 0], dtype=np.float64)  # centred on 4
+    frame = arm.copy()
+    frame[:2] = 1.0  # light frame reaching in from the left
+    split = np.array([0, 0, 0, 1, 0, 1, 1, 0, 0, 0], dtype=np.float64)
+    lone = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0], dtype=np.float64)
+    mass, moment = _own_runs(np.stack([arm, frame, split, lone]), coords)
+    centres = moment / mass
+    np.testing.assert_allclose(mass, [3.0, 3.0, 3.0, 3.0])
+    np.testing.assert_allclose(centres, [4.0, 4.0, (3 + 5 + 6) / 3, 1.0])
+    # Summing the whole profile (the coarse grid's first pass does) is what the frame used to bias.
+    assert (frame * coords).sum() / frame.sum() < 3.0

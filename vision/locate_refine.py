@@ -220,7 +220,7 @@ def refine_corners(
         is_open = (shapes[..., None] & _SIDE_BITS) > 0  # (7, 7, 4)
         is_open[_FIXED_ROWS, _FIXED_COLS] = _FIXED_OPEN
         # The arms are measured per pixel, where only colour exists: a colour-only model.
-        meas = _arm_centres(lab, t, m, tile_mod.learn(feats[..., :3]), is_open)
+        meas = _arm_centres(lab, t, m, tile_mod.learn(feats[..., :3]), is_open, own_runs=it > 0)
         if meas is None:
             break
         points, axis, expected = meas
@@ -256,13 +256,16 @@ def refine_corners(
 
 
 def _arm_centres(
-    lab_u8: np.ndarray, t: int, m: int, model: tile_mod.TileModel, is_open: np.ndarray
+    lab_u8: np.ndarray, t: int, m: int, model: tile_mod.TileModel, is_open: np.ndarray, own_runs: bool = True
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Centre lines of open corridor arms, measured in a rectified view.
 
     Returns board-unit points where a centre was measured, the axis measured
     (0: x for N/S arms, 1: y for E/W arms) and the coordinate it should have
-    (the tile's centre line).
+    (the tile's centre line). ``own_runs``: only the corridor runs that belong
+    to the tile (:func:`_own_runs`); off on the coarse grid's pass, which may be
+    up to half a tile off and gains from the whole window's wider pull (with
+    the rule there, an occluded held-out board was no longer found).
     """
     # per-pixel corridor score (colour part of the model)
     score = lab_u8.astype(np.float32) @ model.weights[:3].astype(np.float32)
@@ -287,13 +290,17 @@ def _arm_centres(
         area[:, :, t - a1 : t - a0, w0:w1].mean(axis=2),  # S arm
         area[:, :, w0:w1, a0:a1].mean(axis=3),  # W arm
     )
+    q = np.clip((np.stack(profiles) - wall[None, :, :, None]) / contrast, 0.0, 1.5)  # (4, 7, 7, W)
+    q = np.where(q > 0.4, q, 0.0) ** 2
+    if own_runs:
+        masses, moments = _own_runs(q, coords)
+    else:
+        masses, moments = q.sum(axis=-1), (q * coords).sum(axis=-1)
     pts, axes, expect = [], [], []
     rr, cc = _ROWS, _COLS
-    for side, prof in enumerate(profiles):
-        q = np.clip((prof - wall[:, :, None]) / contrast, 0.0, 1.5)
-        q = np.where(q > 0.4, q, 0.0) ** 2
-        mass = q.sum(axis=2)
-        local = ((q * coords).sum(axis=2) / np.maximum(mass, 1e-9) + 0.5) / t  # board units inside the tile
+    for side in range(4):
+        mass = masses[side]
+        local = (moments[side] / np.maximum(mass, 1e-9) + 0.5) / t  # board units inside the tile
         ok = is_open[:, :, side] & (mass > 0.05 * (w1 - w0))
         along = {0: arm_mid, 1: 1 - arm_mid, 2: 1 - arm_mid, 3: arm_mid}[side]
         if side in (0, 2):
@@ -310,6 +317,40 @@ def _arm_centres(
     if len(points) < 24:
         return None
     return points, np.concatenate(axes), np.concatenate(expect)
+
+
+def _own_runs(q: np.ndarray, coords: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mass and first moment (along ``coords``) of the corridor runs (q > 0) that belong to each profile's tile.
+
+    An arm is a run of corridor between two walls, so it never reaches the
+    measuring window's ends on a grid that is about right (the tile's corner
+    walls lie between). A run that does reach an end comes from past the
+    wall: beside an outer tile, a light board frame or table (to the colour
+    model it is corridor); elsewhere a neighbour's corridor. Summed with the
+    arm it pulls the arm's centre toward it, the fit follows, the next view
+    shows more of it, and the outer corners walk away (third renderer, light
+    frame: column 0's arms measured 0.13 -> 0.28 tile off over the passes,
+    the left corners ended 0.25 tile out). Such runs are left out unless one
+    is the profile's heaviest (then the arm itself reaches an end, a grid
+    still well off: it is what there is to follow). Gaps inside the walls (a
+    pawn or treasure on the arm) do not split the arm: every inner run counts.
+    ``q``: (..., W) profiles, 0 where wall; returns two (...) arrays.
+    """
+    flat = q.reshape(-1, q.shape[-1])
+    n, width = flat.shape
+    runs = np.cumsum(flat == 0.0, axis=1)  # run id per position: it changes only across a gap
+    labels = (runs + np.arange(n)[:, None] * (width + 1)).ravel()
+    weights = flat.ravel()
+    mass = np.bincount(labels, weights, n * (width + 1)).reshape(n, width + 1)
+    moment = np.bincount(labels, (flat * coords).ravel(), n * (width + 1)).reshape(n, width + 1)
+    rows = np.arange(n)
+    best = np.argmax(mass, axis=1)
+    keep = np.ones_like(mass, dtype=bool)
+    for end in (0, width - 1):
+        touching = flat[:, end] > 0.0
+        keep[rows[touching], runs[touching, end]] = False
+    keep[rows, best] = True
+    return (mass * keep).sum(axis=1).reshape(q.shape[:-1]), (moment * keep).sum(axis=1).reshape(q.shape[:-1])
 
 
 def _fit_geometry(
