@@ -32,6 +32,18 @@ grouped by renderer (``NAME=PATH``, or the folder name's prefix: ``ho_a`` -> ``h
 each renderer a model is fitted on all the others and scored on it; the per-renderer
 held-out pawn accuracy and the worst and mean are printed. Choose a variant by the
 worst held-out renderer, then the mean.
+
+Measured (label corners, day blobs; ho_a/ho_b, tr_a/tr_b, th_a/th_b as for PAWN_MODEL,
+fourth 80 boards seeds 2116000+, fifth 2 x 80 seeds 2110000+/2111000+), worst/mean held
+out over the five renderers: --l2 0.002 --per-folder 25/75 knots (main's recipe)
+0.776/0.880; --knots 50 0.804/0.890; --board-cap 1 0.783/0.884; --l2 0.01 0.763/0.885;
+no board-level terms 0.773/0.876; knots 50 with --l2 0.01 0.773/0.885, with --board-cap 1
+0.767/0.871. The worst is always the held-out renderer (0.76-0.80), then the fifth
+(0.79-0.87). Beware the noise: main's recipe held out on the fifth scores 0.830 fitted
+on three renderers, 0.791 with 80 fourth-renderer boards added and 0.878 (the committed
+model) with 160 other fourth-renderer boards: recipes 3 points apart are not told apart.
+Fitted on all five, both recipes trade the renderers against each other in the full
+pipeline (fifth day pawns +4-7 points, held-out and third day -1-2), so no refit was kept.
 """
 
 from __future__ import annotations
