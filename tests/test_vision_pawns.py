@@ -389,6 +389,69 @@ def test_a_cast_shadow_is_the_board_darker_than_its_own_material() -> None:
     assert cast > 0.4
 
 
+def test_leave_one_renderer_out_never_fits_on_the_renderer_it_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/support/fit_pawns.py --loro: folders grouped by renderer; each renderer is scored by a model
+    fitted on every other renderer's folders and none of its own."""
+    import json
+
+    from tests.support import fit_pawns
+    from vision.pawn_model import PawnModel
+
+    assert fit_pawns.renderer_of("/tmp/P/sets/ho_a") == ("ho", "/tmp/P/sets/ho_a")
+    assert fit_pawns.renderer_of("f5=/tmp/lead/f5/day") == ("f5", "/tmp/lead/f5/day")
+    renderers = ["ho", "ho", "tr", "f5", "tr", "f5", "f5"]
+    splits = fit_pawns.loro_splits(renderers)
+    assert [held for held, _, _ in splits] == ["ho", "tr", "f5"]
+    for held, train, test in splits:
+        assert sorted(train + test) == list(range(len(renderers)))
+        assert {renderers[i] for i in test} == {held} and held not in {renderers[i] for i in train}
+
+    def folder(name: str, right: bool) -> dict[str, np.ndarray]:
+        """One image, one red blob scoring 4 (on the red pawn's square or not)."""
+        features = np.zeros((1, len(FEATURES)))
+        features[0, 0] = 4.0
+        return {
+            "features": features,
+            "pawn": np.array([right]),
+            "image": np.zeros(1, dtype=np.int64),
+            "colour": np.array(["red"]),
+            "square": np.array([(1, 1) if right else (5, 5)]),
+            "night": np.zeros(1, dtype=bool),
+            "truths": np.array([json.dumps({"folder": name, "pawns": {"red": [1, 1]}})]),
+        }
+
+    data = [folder(f"{r}_{i}", right=r != "f5") for i, r in enumerate(renderers)]
+    fitted_on: list[set[str]] = []
+
+    def spy(train: list[dict], variant: object) -> PawnModel:
+        fitted_on.append({json.loads(str(d["truths"][0]))["folder"].split("_")[0] for d in train})
+        return PawnModel.linear([1.0] + [0.0] * len(FEATURES))
+
+    monkeypatch.setattr(fit_pawns, "fit_model", spy)
+    results = fit_pawns.loro(data, renderers, fit_pawns.Variant(), PawnConfig())
+    assert fitted_on == [{"tr", "f5"}, {"ho", "f5"}, {"ho", "tr"}]
+    assert results == {"ho": (2, 2), "tr": (2, 2), "f5": (0, 3)}
+    assert "worst 0.000 mean 0.667" in fit_pawns.loro_table(results)
+
+
+def test_a_capped_board_term_cannot_outvote_a_blobs_own_evidence() -> None:
+    """fit_pawns --board-cap: however well the set-size term separates the fit's blobs, its term moves the
+    logit by at most the cap over its whole range."""
+    from tests.support.fit_pawns import BOARD_RANGES, fit
+
+    rng = np.random.default_rng(7)
+    n = 800
+    x = rng.normal(0.0, 1.0, (n, len(FEATURES)))
+    size = FEATURES.index("size_deviation")
+    x[:, size] = rng.uniform(0.0, 2.0, n)
+    y = x[:, size] < 0.5  # the board term alone decides here
+    lo, hi = BOARD_RANGES["size_deviation"]
+    free = fit(x, y, l2=0.0001)
+    capped = fit(x, y, l2=0.0001, board_cap=1.5)
+    assert free.term(size, lo) - free.term(size, hi) > 3.0
+    assert 0.0 < capped.term(size, lo) - capped.term(size, hi) <= 1.5 + 1e-3
+
+
 def test_each_pawn_miss_is_put_down_to_one_cause() -> None:
     """tests/support/fit_pawns.py --misses: one labelled image, one mistake of each kind (and one pawn right)."""
     import json
