@@ -495,6 +495,42 @@ def test_a_light_spilling_over_the_edge_is_not_an_arm_but_a_hand_over_frame_and_
     assert (frame_band(rect, shape, lattice=lattice) == 1).sum() >= 2
 
 
+def test_a_light_pool_at_night_beside_an_unclear_tile_is_not_an_arm_but_a_hand_there_is() -> None:
+    t, m = 48, 36
+    side = 7 * t + 2 * m
+    image = np.empty((side, side, 3), np.float32)
+    image[:] = (30, 25, 20)  # BGR: a dark frame at night
+    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # the glowing green walls
+    image[m : m + 7 * t + 1, m : m + 7 * t + 1 : t] *= 0.5  # seams between the tiles through every corner
+    image[m : m + 7 * t + 1 : t, m : m + 7 * t + 1] *= 0.5
+    image = np.clip(image + np.random.default_rng(7).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    shape = (2000, 2000)
+    over_edge = (slice(0, m + 20), slice(m + 40, m + 200))  # the top frame and the tiles just inside it
+    unclear = np.ones(8 * 7, dtype=bool)  # the pool's colour makes the edge tiles unclear
+
+    def view(pixels: np.ndarray) -> tuple[Rectified, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        rect = Rectified(image=pixels, tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
+        colours = lattice_colours(rect)
+        return rect, (colours, lattice_foreign(rect, colours=colours), unclear)
+
+    pool = image.astype(np.float32)
+    pool[over_edge] += (10, 50, 140)  # an orange LED's light added to the frame and to the glow
+    rect, lattice = view(pool.clip(0, 255).astype(np.uint8))
+    assert not lattice[1].any()  # the corners inside keep their seams: lit, not covered
+    assert (frame_band(rect, shape, lattice=lattice) == 1).sum() >= 2  # by day rules: kept beside unclear tiles
+    assert (frame_band(rect, shape, lattice=lattice, night=True) == 1).sum() == 0
+    hand = image.copy()
+    hand[over_edge] = (70, 90, 120)  # a dim hand over the frame, hiding the glow of the corners it covers
+    rect, lattice = view(hand)
+    assert lattice[1].any()
+    assert (frame_band(rect, shape, lattice=lattice, night=True) == 1).sum() >= 2
+    short = image.copy()
+    short[: m - 2, m + 40 : m + 200] = (70, 90, 120)  # the hand stops short of the tiles: their glow stays
+    rect, lattice = view(short)
+    assert (frame_band(rect, shape, lattice=lattice, night=True) == 1).sum() >= 2
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_percentiles_from_the_histogram_equal_numpys(seed: int) -> None:
     rng = np.random.default_rng(seed)

@@ -113,7 +113,7 @@ def signals(
     hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
     foreign = seen_foreign & ~hidden_points
     near = disturbed_inside(unclear, foreign if quality < cfg.corroborating_quality else None)
-    flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near))
+    flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), lighting == "night")
     flat, dark = flat_groups(
         rect,
         unclear,

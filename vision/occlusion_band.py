@@ -24,6 +24,7 @@ def frame_band(
     config: OcclusionConfig | None = None,
     boxes: Iterable[tuple[int, int, int, int]] = (),
     lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    night: bool = False,
 ) -> np.ndarray:
     """Per segment of the board's own frame (4 sides x 14 half-tiles): 1 foreign, 0 like the frame, -1 unknown.
 
@@ -36,7 +37,8 @@ def frame_band(
     ``lattice``: the tile-corner lattice's colours and foreign points
     (:func:`vision.occlusion_lattice.lattice_colours`, :func:`vision.occlusion_lattice.lattice_foreign`)
     and where the board inside looks disturbed (:func:`disturbed_inside`): with them a segment lit by a
-    light spilling over the board's edge, beside readable tiles, is not foreign (:func:`_spilled`).
+    light spilling over the board's edge, beside readable tiles, is not foreign (:func:`_spilled`); at
+    ``night`` neither is one lit with its edge tile corner, even beside an unclear tile (:func:`_lit_at_night`).
     """
     cfg = config or OcclusionConfig()
     t, m = rect.tile_px, rect.margin_px
@@ -90,7 +92,7 @@ def frame_band(
     for group, least in ((known & ~gates, 12), (known & gates, 8) if gated else (None, 0)):
         if group is None or group.sum() < least:
             continue
-        flags = _foreign_segments(values, _segment_positions(t, m), group.reshape(-1), cfg, lattice)
+        flags = _foreign_segments(values, _segment_positions(t, m), group.reshape(-1), cfg, lattice, night)
         out[group] = flags.reshape(4, 2 * SIZE)[group].astype(np.int8)
     return out.reshape(-1)
 
@@ -101,6 +103,7 @@ def _foreign_segments(
     known: np.ndarray,
     cfg: OcclusionConfig,
     lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+    night: bool = False,
 ) -> np.ndarray:
     """Segments of one population (the plain frame, or the gate arrows) unlike its smooth lighting model."""
     residual, expected = _gradient_residuals(values, positions, known, np.ones(3))
@@ -110,7 +113,10 @@ def _foreign_segments(
     # inside the board then have to see it; a false alarm costs a whole frame's reading).
     flags = (residual > threshold) & ~_glare(values, expected, threshold, cfg) & known
     if lattice is not None and flags.any():
-        flags &= ~(_spilled(values - expected, flags, lattice[0], lattice[1], cfg) & ~lattice[2])
+        excused = _spilled(values - expected, flags, lattice[0], lattice[1], cfg) & ~lattice[2]
+        if night:
+            excused |= _lit_at_night(values, expected, flags, lattice[0], lattice[1], cfg)
+        flags &= ~excused
     return flags
 
 
@@ -146,6 +152,38 @@ def _spilled(
         size = float(np.linalg.norm(band))
         along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
         out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
+    return out
+
+
+def _lit_at_night(
+    values: np.ndarray,
+    expected: np.ndarray,
+    flags: np.ndarray,
+    colours: np.ndarray,
+    foreign: np.ndarray,
+    cfg: OcclusionConfig,
+) -> np.ndarray:
+    """Which flagged segments are lit, at night, by a light pool reaching over the board's edge.
+
+    At night the tiles' glow is the board's light: a hand hides it, a lamp's or LED's pool adds
+    to it. A pool over the edge brightens the frame segment (over its lighting model) and the
+    tile corner on the edge beside it (over ``night_lit`` times the board's median corner
+    lightness) while that corner keeps its seams (not foreign); its colour also makes the edge
+    tile unclear, so, unlike :func:`_spilled`, this holds beside an unclear tile. The pool's
+    colour shifts the dark frame and the glowing walls' chromaticities differently (an orange
+    pool: cosine 0.61 on a clean fourth-renderer night), so no direction is compared: the light
+    it adds is the sign. A hand at night over the frame and on over the corner makes it foreign
+    or darker; a hand stopping short leaves the corner at the glow's own lightness.
+    """
+    light = colours[..., 2]
+    ref = float(np.median(light))
+    out = np.zeros(len(flags), dtype=bool)
+    for index in np.flatnonzero(flags):
+        side, k = divmod(int(index), 2 * SIZE)
+        j = min(SIZE, round((k + 0.5) / 2.0))  # the tile corner on the edge nearest the segment
+        point = ((0, j), (j, SIZE), (SIZE, j), (j, 0))[side]
+        brighter = values[index, 2] > expected[index, 2]
+        out[index] = brighter and not foreign[point] and float(light[point]) >= cfg.night_lit * ref
     return out
 
 

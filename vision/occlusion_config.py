@@ -132,6 +132,16 @@ class OcclusionConfig:
     (:func:`vision.occlusion_band._spilled`): glow nights read as day met the lone-band rule with
     LED spills (dev fo_night 0003 judged by day rules: 6 segments -> 1; fresh fourth nights
     2144100-2144139 by day rules: 0027 flagged 6 -> none); no hand lost (520 frames, 21 sets).
+    ``night_lit``: at night a flagged frame segment is lit, not covered, when it is brighter than its
+    lighting model and the edge tile corner beside it keeps its seams and is at least this many times
+    the board's median corner lightness (:func:`vision.occlusion_band._lit_at_night`): a light pool
+    adds to the glow, a hand hides it; beside an unclear tile too, since the pool's colour makes the
+    edge tile unclear. Clean fourth-renderer nights (seeds of /tmp/n6 fo_night 0000 and 0016: an orange
+    and a red LED pool over the edge, "2/3 frame segments hidden") had such corners at 1.29-1.42; on 83
+    night hands (five renderers, seeds 2190000-2190419, occluded fraction 0.8) the uncovered corners
+    beside a flagged segment with an unclear tile reached 1.22 (a fifth-renderer hand) and 1.27 with
+    the segment darker than its model (a team-renderer hand): 1.25 lies between. Night-only: by day
+    the glow is not the board's light, and nothing changes there.
     ``min_dark_flat_cells``: a group of at least this many flat half-tile cells darker than the
     board's darkest tenth of cells decides alone, wherever it lies (:func:`vision.occlusion_flat._darker`:
     the coffee in a cup seen from above, a dark phone). Measured only where the flat cells already are
@@ -182,6 +192,7 @@ class OcclusionConfig:
     min_bridged_seen: int = 3
     spill_cos: float = 0.7
     spill_share: float = 0.25
+    night_lit: float = 1.25
     min_dark_flat_cells: int = 2
     judge_gates: bool = True
 
