@@ -413,3 +413,26 @@ def test_arm_centre_ignores_corridor_reaching_in_past_the_tile_wall() -> None:
     np.testing.assert_allclose(centres, [4.0, 4.0, (3 + 5 + 6) / 3, 1.0])
     # Summing the whole profile (the coarse grid's first pass does) is what the frame used to bias.
     assert (frame * coords).sum() / frame.sum() < 3.0
+
+
+def test_a_refuted_tablecloth_grid_does_not_end_the_search() -> None:
+    """A third-renderer photo (seed 2132008, as its JPEG): a board turned 22 degrees on a checked
+    tablecloth. The cloth's lattice places a grid 9 tiles off that clears the coarse bar (2.9) and is
+    refuted by the refinement; the table-masked lattices (stage 2) then place the board (12). When a
+    grid clearing that bar ended the search the frame was "not found" (fallbacks off, as here, and on)."""
+    from tests.support.third_render import render
+    from vision.locate_grid import coarse_answers
+
+    image, label, quality = render(2132008)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    assert ok
+    image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    truth = np.array(label["corners"])
+    pitch = float(np.linalg.norm(truth[1] - truth[0])) / 7
+    config = LocateConfig(fallbacks=False)
+    factor = 4  # 1640 px wide at work_px 420
+    score, first = next(coarse_answers(block_average(image, factor), config))
+    assert score > config.coarse_separation  # the cloth's grid clears the bar...
+    assert float(np.abs(order_corners(first * factor) - truth).max()) > 3 * pitch  # ...tiles off the board
+    corners = find_board(image, config)
+    assert corner_error(corners, label) < few_pixels((image.shape[1], image.shape[0]))

@@ -103,7 +103,9 @@ class LocateConfig:
       jitter (~0.005 tile) and ten times under an error that costs reads).
     * ``clear_separation``: a coarse hypothesis this good ends the search early.
     * ``coarse_separation``: a polished grid of the photo's own lattices this good is
-      the search's only answer (else the table, window and tilt stages follow).
+      the search's first answer; the table, window and tilt stages follow when it is
+      refuted or when there is none (a checked tablecloth's lattice placed a chance
+      grid at 2.9, 9 tiles off; the table-masked lattices then found the board at 12).
     * ``keystone_hypotheses``: how many lattice hypotheses (likeliest first) get
       the costly receding-grid search (~0.13 s each) when no plain grid proves a
       board; on the tuning photos the tilted boards it rescued came from the

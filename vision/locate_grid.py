@@ -254,14 +254,17 @@ def coarse_answers(
     first it proves. The stages:
 
     1. the photo's own lattice hypotheses (orientation, pitch, each re-measured
-       where it repeats best); a grid clearing ``coarse_separation`` here is the
-       only answer (when the refinement refutes it, second opinions follow);
+       where it repeats best); only a grid clearing ``coarse_separation`` is an
+       answer here, and when the refinement proves it the search ends (a
+       checked tablecloth's lattice can clear that bar and be refuted: then the
+       stages below still run);
     2. the lattices left once a patterned table is masked out;
     3. lattices measured in windows of the photo (a small board on a pattern);
     4. the receding-grid search of a strongly tilted board (~100 ms).
 
-    Stages 2-4 answer only with a grid better than all before (the last
-    always answers, so the refinement judges the best there is). Tables
+    Stages 2-4 answer only with a grid better than all before, a refuted
+    stage-1 answer included (the last always answers when nothing did before,
+    so the refinement judges the best there is). Tables
     before tilt: on a patterned table stage 2 finds the board in ~25 ms and
     the tilt search nothing, while on a plain table stage 2 ends at once.
 
@@ -318,14 +321,21 @@ def coarse_answers(
         return
     like()
     best = _best_polished(lab, blurs, found, polished, cfg)
-    # A polished grid is free to chase chance (~2 on a bare table), so only the board
-    # threshold itself proves a board here. The second opinion (``normalised``) is about
-    # shadows: the other stages already ran in the first.
-    if best[0] > cfg.coarse_separation or normalised:
+    # The second opinion (``normalised``) is about shadows: the other stages already ran
+    # in the first.
+    if normalised:
         yield best
         return
     likeliest = [at for at in placed[: cfg.keystone_hypotheses] if at is not None]
     answered: tuple[float, np.ndarray] | None = None  # the last answer given
+    # A polished grid is free to chase chance (~2 on a bare table), so only the board
+    # threshold itself makes it an answer here. A checked tablecloth's lattice can clear
+    # it (its chance grid reads the cloth's squares as tiles) and be refuted: the later
+    # stages then still run, the table's lattice masked out first, and their grids
+    # answer only when the fixed tiles like them better than that refuted one.
+    if best[0] > cfg.coarse_separation:
+        answered = best
+        yield best
 
     def better(best: tuple[float, np.ndarray]) -> bool:
         """A grid better than the last answer (and than stage 1's, which was no answer)."""
