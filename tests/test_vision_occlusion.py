@@ -413,76 +413,88 @@ def test_blurred_frame_is_unreadable() -> None:
     assert not BoardReader().read(cv2.GaussianBlur(photo, (0, 0), 1.5)).occluded  # a soft lens is fine
 
 
-def test_glare_on_the_frame_band_is_not_an_arm() -> None:
-    t, m = 48, 36
-    side = 7 * t + 2 * m
+T, M = 48, 36  # a synthetic rectified board: tile and margin pixels
+SQUARE = np.array([[M, M], [M + 7 * T, M], [M + 7 * T, M + 7 * T], [M, M + 7 * T]], np.float64)
+
+
+def _framed_board(
+    frame: tuple[int, int, int], *, seams: bool = False, arrows: bool = False, seed: int = 5
+) -> np.ndarray:
+    """A rectified board of green walls inside a printed frame of colour ``frame`` (BGR), with sensor noise.
+
+    ``seams``: darker lines between the tiles through every corner; ``arrows``: a yellow arrow
+    printed at every gate of all four sides.
+    """
+    side = 7 * T + 2 * M
     image = np.empty((side, side, 3), np.float32)
-    image[:] = (140, 60, 190)  # BGR: a pink printed frame
-    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # green walls
-    image = np.clip(image + np.random.default_rng(5).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
-    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    image[:] = frame
+    image[M : M + 7 * T, M : M + 7 * T] = (40, 150, 60)
+    if seams:
+        image[M : M + 7 * T + 1, M : M + 7 * T + 1 : T] *= 0.5
+        image[M : M + 7 * T + 1 : T, M : M + 7 * T + 1] *= 0.5
+    if arrows:
+        for g in (1, 3, 5):
+            a, b = M + g * T + 8, M + (g + 1) * T - 8
+            image[4:M, a:b] = image[M + 7 * T : side - 4, a:b] = (40, 220, 240)
+            image[a:b, 4:M] = image[a:b, M + 7 * T : side - 4] = (40, 220, 240)
+    return np.clip(image + np.random.default_rng(seed).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+
+
+def _view(pixels: np.ndarray) -> Rectified:
+    """The synthetic board as the reader's rectified view (identity homography)."""
+    return Rectified(image=pixels, tile_px=T, margin_px=M, homography=np.eye(3), corners=SQUARE)
+
+
+def _lattice_view(
+    pixels: np.ndarray, unclear: np.ndarray
+) -> tuple[Rectified, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The view and the lattice evidence ``frame_band`` weighs (colours, foreign points, unclear edge tiles)."""
+    rect = _view(pixels)
+    colours = lattice_colours(rect)
+    return rect, (colours, lattice_foreign(rect, colours=colours), unclear)
+
+
+def test_glare_on_the_frame_band_is_not_an_arm() -> None:
+    m = M
+    image = _framed_board((140, 60, 190))  # a pink printed frame
     shape = (2000, 2000)  # the whole band inside the photo
     top_band = (slice(10, m), slice(90, 230))  # three tiles along the top frame
-    glared = Rectified(image=image.copy(), tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
+    glared = _view(image.copy())
     glared.image[top_band] = (215, 170, 240)  # brighter and partway toward white
     assert (frame_band(glared, shape) == 1).sum() == 0
-    arm = Rectified(image=image.copy(), tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
+    arm = _view(image.copy())
     arm.image[top_band] = (120, 150, 210)  # skin
     assert (frame_band(arm, shape) == 1).sum() >= 2  # the segments beside the gate arrows are not judged
 
 
 def test_gate_arrows_are_judged_among_themselves_and_left_out_of_the_lone_run() -> None:
-    t, m = 48, 36
-    side = 7 * t + 2 * m
-    image = np.empty((side, side, 3), np.float32)
-    image[:] = (140, 60, 190)  # BGR: a pink printed frame
-    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # green walls
-    for g in (1, 3, 5):  # a yellow arrow printed at every gate, all four sides
-        a, b = m + g * t + 8, m + (g + 1) * t - 8
-        image[4:m, a:b] = image[m + 7 * t : side - 4, a:b] = (40, 220, 240)
-        image[a:b, 4:m] = image[a:b, m + 7 * t : side - 4] = (40, 220, 240)
-    image = np.clip(image + np.random.default_rng(5).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
-    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    t, m = T, M
+    image = _framed_board((140, 60, 190), arrows=True)  # a pink printed frame, a yellow arrow at every gate
     shape = (2000, 2000)
     gates = np.array([(k // 2) in (1, 3, 5) for k in range(14)] * 4)
 
-    def view(pixels: np.ndarray) -> Rectified:
-        return Rectified(image=pixels, tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
-
-    clean = frame_band(view(image), shape)
+    clean = frame_band(_view(image), shape)
     assert (clean == 0).all()  # the arrows are like each other: every segment known and like its own kind
     arm = image.copy()
     arm[0:m, m + 3 * t : m + 4 * t] = (120, 150, 210)  # skin over the middle gate of the top side only
-    flags = frame_band(view(arm), shape)
+    flags = frame_band(_view(arm), shape)
     assert flags[6] == 1 and flags[7] == 1 and flags[~gates].max() == 0
     assert (without_gates(flags)[gates] == -1).all()
     assert longest_run(without_gates(flags)) == 0  # the lone run stays on the plain frame
     assert longest_run(flags) == 2
-    assert (frame_band(view(arm), shape, OcclusionConfig(judge_gates=False))[gates] == -1).all()
+    assert (frame_band(_view(arm), shape, OcclusionConfig(judge_gates=False))[gates] == -1).all()
 
 
 def test_a_light_spilling_over_the_edge_is_not_an_arm_but_a_hand_over_frame_and_tiles_is() -> None:
-    t, m = 48, 36
-    side = 7 * t + 2 * m
-    image = np.empty((side, side, 3), np.float32)
-    image[:] = (110, 40, 30)  # BGR: a dark blue printed frame
-    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # green walls
-    image[m : m + 7 * t + 1, m : m + 7 * t + 1 : t] *= 0.5  # seams between the tiles through every corner
-    image[m : m + 7 * t + 1 : t, m : m + 7 * t + 1] *= 0.5
-    image = np.clip(image + np.random.default_rng(5).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
-    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    m = M
+    image = _framed_board((110, 40, 30), seams=True)  # a dark blue printed frame
     shape = (2000, 2000)
     over_edge = (slice(0, m + 20), slice(m + 48, m + 200))  # the top frame and the tiles just inside it
     quiet = np.zeros(8 * 7, dtype=bool)  # the tiles beside every segment read clearly
 
-    def view(pixels: np.ndarray) -> tuple[Rectified, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        rect = Rectified(image=pixels, tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
-        colours = lattice_colours(rect)
-        return rect, (colours, lattice_foreign(rect, colours=colours), quiet)
-
     spill = image.copy()
     spill[over_edge] = (spill[over_edge] * (0.8, 0.9, 2.2)).clip(0, 255)  # a red LED's light added
-    rect, lattice = view(spill)
+    rect, lattice = _lattice_view(spill, quiet)
     assert (frame_band(rect, shape) == 1).sum() >= 2  # judged alone, the tinted frame looks foreign
     assert not lattice[1].any()  # the corners inside keep their seams: tinted, not covered
     assert (frame_band(rect, shape, lattice=lattice) == 1).sum() == 0
@@ -490,44 +502,32 @@ def test_a_light_spilling_over_the_edge_is_not_an_arm_but_a_hand_over_frame_and_
     assert (frame_band(beside_unclear[0], shape, lattice=beside_unclear[1]) == 1).sum() >= 2  # kept there
     arm = image.copy()
     arm[over_edge] = (120, 150, 210)  # skin over the frame and on over the tiles' corners
-    rect, lattice = view(arm)
+    rect, lattice = _lattice_view(arm, quiet)
     assert lattice[1].any()
     assert (frame_band(rect, shape, lattice=lattice) == 1).sum() >= 2
 
 
 def test_a_light_pool_at_night_beside_an_unclear_tile_is_not_an_arm_but_a_hand_there_is() -> None:
-    t, m = 48, 36
-    side = 7 * t + 2 * m
-    image = np.empty((side, side, 3), np.float32)
-    image[:] = (30, 25, 20)  # BGR: a dark frame at night
-    image[m : m + 7 * t, m : m + 7 * t] = (40, 150, 60)  # the glowing green walls
-    image[m : m + 7 * t + 1, m : m + 7 * t + 1 : t] *= 0.5  # seams between the tiles through every corner
-    image[m : m + 7 * t + 1 : t, m : m + 7 * t + 1] *= 0.5
-    image = np.clip(image + np.random.default_rng(7).normal(0, 3, image.shape), 0, 255).astype(np.uint8)
-    corners = np.array([[m, m], [m + 7 * t, m], [m + 7 * t, m + 7 * t], [m, m + 7 * t]], np.float64)
+    m = M
+    image = _framed_board((30, 25, 20), seams=True, seed=7)  # a dark frame at night around the glowing walls
     shape = (2000, 2000)
     over_edge = (slice(0, m + 20), slice(m + 40, m + 200))  # the top frame and the tiles just inside it
     unclear = np.ones(8 * 7, dtype=bool)  # the pool's colour makes the edge tiles unclear
 
-    def view(pixels: np.ndarray) -> tuple[Rectified, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        rect = Rectified(image=pixels, tile_px=t, margin_px=m, homography=np.eye(3), corners=corners)
-        colours = lattice_colours(rect)
-        return rect, (colours, lattice_foreign(rect, colours=colours), unclear)
-
     pool = image.astype(np.float32)
     pool[over_edge] += (10, 50, 140)  # an orange LED's light added to the frame and to the glow
-    rect, lattice = view(pool.clip(0, 255).astype(np.uint8))
+    rect, lattice = _lattice_view(pool.clip(0, 255).astype(np.uint8), unclear)
     assert not lattice[1].any()  # the corners inside keep their seams: lit, not covered
     assert (frame_band(rect, shape, lattice=lattice) == 1).sum() >= 2  # by day rules: kept beside unclear tiles
     assert (frame_band(rect, shape, lattice=lattice, night=True) == 1).sum() == 0
     hand = image.copy()
     hand[over_edge] = (70, 90, 120)  # a dim hand over the frame, hiding the glow of the corners it covers
-    rect, lattice = view(hand)
+    rect, lattice = _lattice_view(hand, unclear)
     assert lattice[1].any()
     assert (frame_band(rect, shape, lattice=lattice, night=True) == 1).sum() >= 2
     short = image.copy()
     short[: m - 2, m + 40 : m + 200] = (70, 90, 120)  # the hand stops short of the tiles: their glow stays
-    rect, lattice = view(short)
+    rect, lattice = _lattice_view(short, unclear)
     assert (frame_band(rect, shape, lattice=lattice, night=True) == 1).sum() >= 2
 
 
