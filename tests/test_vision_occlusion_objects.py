@@ -14,6 +14,7 @@ from tests.support.board_objects import lay_object
 from vision.occlusion import OcclusionConfig, Signals, decide, lattice_foreign, seamless_corners
 from vision.occlusion_flat import CELLS, flat_cluster, flat_groups
 from vision.reader import BoardReader
+from vision.rectify import Rectified
 from vision.render import render_photo
 
 SIZE = (1280, 960)
@@ -24,6 +25,14 @@ def _labelled(seed: int, look: str, lighting: str) -> tuple[np.ndarray, list[lis
     board, _ = random_setup(random.Random(seed))
     image, label = render_photo(board, seed=seed, look=look, size=SIZE, occlusion=False, lighting=lighting)
     return image, label["corners"]
+
+
+def _clean_rect(seed: int, look: str, lighting: str) -> Rectified:
+    """The rectified view of a clean rendered board, read at its label's corners."""
+    image, corners = _labelled(seed, look, lighting)
+    rect = BoardReader().read_detailed(image, corners=corners).rect
+    assert rect is not None
+    return rect
 
 
 @pytest.mark.parametrize(
@@ -56,9 +65,7 @@ def test_a_neutral_card_is_reported(seed: int, look: str, colour: tuple[int, int
 
 
 def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
-    image, corners = _labelled(41, "classic", "day")
-    rect = BoardReader().read_detailed(image, corners=corners).rect
-    assert rect is not None
+    rect = _clean_rect(41, "classic", "day")
     nothing = np.zeros((8, 8), bool)
     assert flat_cluster(rect, {(3, 3)}, nothing) == 0  # a clean board: every half tile has structure
     t, m = rect.tile_px, rect.margin_px
@@ -78,9 +85,7 @@ def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
 
 
 def test_a_dark_flat_surface_counts_wherever_it_lies_a_pale_one_only_on_a_mark() -> None:
-    image, corners = _labelled(42, "hedge", "day")
-    rect = BoardReader().read_detailed(image, corners=corners).rect
-    assert rect is not None
+    rect = _clean_rect(42, "hedge", "day")
     nothing = np.zeros((8, 8), bool)
     t, m = rect.tile_px, rect.margin_px
     cfg = OcclusionConfig()
@@ -100,9 +105,7 @@ def test_a_dark_flat_surface_counts_wherever_it_lies_a_pale_one_only_on_a_mark()
 
 def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> None:
     """A high-gain night frame: a dark cup over the tiles is flat but for the sensor's noise."""
-    image, corners = _labelled(42, "hedge", "night")
-    rect = BoardReader().read_detailed(image, corners=corners).rect
-    assert rect is not None
+    rect = _clean_rect(42, "hedge", "night")
     t, m = rect.tile_px, rect.margin_px
     cup = dataclasses.replace(rect, image=rect.image.copy())
     rng = np.random.default_rng(7)
@@ -117,9 +120,7 @@ def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> No
 
 def test_a_surface_of_the_boards_own_colour_counts_where_it_hides_the_tiles_seams() -> None:
     """A cup or a pale hand of the walls' colour: no unclear tile, no foreign corner, but the seams are gone."""
-    image, corners = _labelled(41, "classic", "day")
-    rect = BoardReader().read_detailed(image, corners=corners).rect
-    assert rect is not None
+    rect = _clean_rect(41, "classic", "day")
     nothing = np.zeros((8, 8), bool)
     assert not seamless_corners(rect).any()  # four separate tiles meet at every point of a clean board
     t, m = rect.tile_px, rect.margin_px
