@@ -12,7 +12,7 @@ import pytest
 from companion.board import random_setup
 from tests.support.board_objects import lay_object
 from vision.occlusion import OcclusionConfig, Signals, decide, lattice_foreign, seamless_corners
-from vision.occlusion_flat import CELLS, flat_cluster, flat_groups
+from vision.occlusion_flat import CELLS, flat_groups
 from vision.reader import BoardReader
 from vision.rectify import Rectified
 from vision.render import render_photo
@@ -67,19 +67,19 @@ def test_a_neutral_card_is_reported(seed: int, look: str, colour: tuple[int, int
 def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
     rect = _clean_rect(41, "classic", "day")
     nothing = np.zeros((8, 8), bool)
-    assert flat_cluster(rect, {(3, 3)}, nothing) == 0  # a clean board: every half tile has structure
+    assert flat_groups(rect, {(3, 3)}, nothing)[0] == 0  # a clean board: every half tile has structure
     t, m = rect.tile_px, rect.margin_px
     card = dataclasses.replace(rect, image=rect.image.copy())
     card.image[m + 2 * t : m + 5 * t, m + 2 * t : m + 5 * t] = (235, 235, 240)  # 3x3 tiles under a plain card
     cfg = OcclusionConfig()
     inner = (3 * CELLS - 2) ** 2  # the cells along the card's edge keep its outline
-    assert flat_cluster(card, set(), nothing) == 0  # nothing says the tiles are hidden (glare flattens too)
-    assert flat_cluster(card, {(3, 3)}, nothing) >= max(inner, cfg.min_flat_cells)
+    assert flat_groups(card, set(), nothing)[0] == 0  # nothing says the tiles are hidden (glare flattens too)
+    assert flat_groups(card, {(3, 3)}, nothing)[0] >= max(inner, cfg.min_flat_cells)
     corner = nothing.copy()
     corner[3, 3] = True
-    assert flat_cluster(card, set(), corner) >= max(inner, cfg.min_flat_cells)
+    assert flat_groups(card, set(), corner)[0] >= max(inner, cfg.min_flat_cells)
     under = [(r, c) for r in range(2, 5) for c in range(2, 5)]
-    assert flat_cluster(card, {(3, 3)}, nothing, covered=under) == 0  # pawns stand there
+    assert flat_groups(card, {(3, 3)}, nothing, covered=under)[0] == 0  # pawns stand there
     assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells), "day", cfg)
     assert decide(Signals(0, 0, 0.99, 1, flat_cells=cfg.min_flat_cells - 1), "night", cfg) is None
 
@@ -113,9 +113,9 @@ def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> No
     cup.image[m + 2 * t : m + 5 * t, m + 2 * t : m + 5 * t] = dark  # 3x3 tiles under a dark, noisy disc
     nothing = np.zeros((8, 8), bool)
     cfg = OcclusionConfig()
-    assert flat_cluster(cup, {(3, 3)}, nothing) < cfg.min_flat_cells  # the noise looks like structure
-    assert flat_cluster(cup, {(3, 3)}, nothing, smooth=cfg.night_flat_blur) >= cfg.min_flat_cells
-    assert flat_cluster(rect, {(3, 3)}, nothing, smooth=cfg.night_flat_blur) == 0  # the clean board keeps its tiles
+    assert flat_groups(cup, {(3, 3)}, nothing)[0] < cfg.min_flat_cells  # the noise looks like structure
+    assert flat_groups(cup, {(3, 3)}, nothing, smooth=cfg.night_flat_blur)[0] >= cfg.min_flat_cells
+    assert flat_groups(rect, {(3, 3)}, nothing, smooth=cfg.night_flat_blur)[0] == 0  # the clean board keeps its tiles
 
 
 def test_a_surface_of_the_boards_own_colour_counts_where_it_hides_the_tiles_seams() -> None:
@@ -131,8 +131,8 @@ def test_a_surface_of_the_boards_own_colour_counts_where_it_hides_the_tiles_seam
     assert not lattice_foreign(cup).any()  # its colour passes for the board's
     assert seamless_corners(cup)[3, 3]
     cfg = OcclusionConfig()
-    assert flat_cluster(cup, set(), nothing) == 0
-    assert flat_cluster(cup, set(), nothing, seamless=lambda: seamless_corners(cup)) >= cfg.min_flat_cells
+    assert flat_groups(cup, set(), nothing)[0] == 0
+    assert flat_groups(cup, set(), nothing, seamless=lambda: seamless_corners(cup))[0] >= cfg.min_flat_cells
     # Where a pawn stands its point is hidden, not bare.
     box = (m + 3 * t - 10, m + 3 * t - 10, 20, 20)
     assert not seamless_corners(cup, boxes=[box])[3, 3]

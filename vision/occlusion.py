@@ -43,7 +43,7 @@ from vision.occlusion_band import (
     without_gates,
 )
 from vision.occlusion_config import OcclusionConfig, Signals
-from vision.occlusion_flat import flat_cluster, flat_groups
+from vision.occlusion_flat import flat_groups
 from vision.occlusion_frame import _percentiles_u8, frame_problem, sharpness, small_grey
 from vision.occlusion_lattice import (
     _largest_cluster,
@@ -65,7 +65,6 @@ __all__ = [
     "_segment_positions",
     "decide",
     "disturbed_inside",
-    "flat_cluster",
     "frame_band",
     "frame_level",
     "frame_levels",

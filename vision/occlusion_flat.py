@@ -73,20 +73,6 @@ def _glare_cells(rect: Rectified, clip_level: float) -> np.ndarray:
     return cv2.dilate((share > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
 
 
-def flat_cluster(
-    rect: Rectified,
-    unclear: set[Square],
-    foreign: np.ndarray,
-    covered: Iterable[Square] = (),
-    flat_level: float = 0.3,
-    clip_level: float = 252.0,
-    smooth: float = 0.0,
-    seamless: Callable[[], np.ndarray] | None = None,
-) -> int:
-    """The first of :func:`flat_groups` (the group lying on an unclear tile or a marked tile corner)."""
-    return flat_groups(rect, unclear, foreign, covered, flat_level, clip_level, smooth, seamless)[0]
-
-
 def flat_groups(
     rect: Rectified,
     unclear: set[Square],
