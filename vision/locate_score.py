@@ -151,19 +151,23 @@ def fisher(
 def _in_chunks(
     score: Callable[[np.ndarray, np.ndarray], np.ndarray], blur: np.ndarray, quads: np.ndarray
 ) -> np.ndarray:
-    """``score(blur, quads)`` on at most :data:`_CHUNK` quads at a time, concatenated.
+    """``score(blur, quads)`` in chunks of :data:`_CHUNK` grids (the last takes the rest), concatenated.
 
-    Every grid's score depends on its own samples only, so the answer is the
-    same to the bit; but a whole batch's temporaries (a dozen arrays of
-    N x 128 float64 each) for the tilt search's 4900 grids or the pitch
-    sweep's ~3000 are megabytes each, freshly mapped and faulted in for every
-    operation, and the scores took twice as long as in cache-sized chunks
-    (4900 grids: ~30 ms -> ~15 ms). Small batches (the polish, a window's
-    100 grids) take one pass as before.
+    A whole batch's temporaries (a dozen arrays of N x 128 float64 each) for
+    the tilt search's 4900 grids or the pitch sweep's ~3000 are megabytes each,
+    freshly mapped and faulted in for every operation: the scores took twice as
+    long as in cache-sized chunks (4900 grids: ~30 ms -> ~15 ms). The scores
+    are those of one pass to the bit: each grid's depends on its own samples,
+    but BLAS sums a row's products in an order that depends on where the row
+    falls in the kernel's blocks of rows (and a one-row matrix takes another
+    path), so every chunk starts at a multiple of 512 and none is short (a
+    short rest joins the last chunk). Batches under two chunks take one pass
+    (the polish, a window's 100 grids, every centre/crossing batch).
     """
-    if len(quads) <= _CHUNK:
+    cuts = list(range(_CHUNK, len(quads) - _CHUNK + 1, _CHUNK))
+    if not cuts:
         return score(blur, quads)
-    return np.concatenate([score(blur, quads[i : i + _CHUNK]) for i in range(0, len(quads), _CHUNK)])
+    return np.concatenate([score(blur, part) for part in np.split(quads, cuts)])
 
 
 def separation(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -210,10 +214,5 @@ def centre_crossing_score(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
     the coarse lattice could not follow) into the narrow basin of the
     fixed-tile separation.
     """
-    return _in_chunks(_centre_crossing, blur, quads)
-
-
-def _centre_crossing(blur: np.ndarray, quads: np.ndarray) -> np.ndarray:
-    """:func:`centre_crossing_score` of one chunk."""
     vals, _ = gather(blur, quads, _CX_POINTS)
     return fisher(vals.astype(np.float64), _CENTRE_MEAN, _CROSSING_MEAN, 49, 36)
