@@ -436,3 +436,20 @@ def test_a_refuted_tablecloth_grid_does_not_end_the_search() -> None:
     assert float(np.abs(order_corners(first * factor) - truth).max()) > 3 * pitch  # ...tiles off the board
     corners = find_board(image, config)
     assert corner_error(corners, label) < few_pixels((image.shape[1], image.shape[0]))
+
+
+@pytest.mark.parametrize("rest", [1, 37])
+def test_grid_scores_in_chunks_are_those_of_one_pass(rest: int) -> None:
+    """The searches' big batches (4900 grids in the tilt search) are scored in chunks for speed: every grid
+    must get the score one pass gives it, to the bit (the reports must not change), a one-grid rest included
+    (BLAS takes another path for a one-row matrix)."""
+    from vision.locate_score import _CHUNK, _separation, separation
+
+    image, label = scene(31, "classic")
+    work = block_average(image, 3)
+    lab = cv2.blur(cv2.cvtColor(work, cv2.COLOR_BGR2Lab).astype(np.float32), (3, 3))
+    rng = np.random.default_rng(5)
+    quads = (np.array(label["corners"]) / 3.0)[None] + rng.normal(0.0, 2.0, (2 * _CHUNK + rest, 4, 2))
+    scores = separation(lab, quads)
+    assert np.array_equal(scores, _separation(lab, quads))
+    assert scores.max() > 2.0  # grids near the board's: real scores, not all zero
