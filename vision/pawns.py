@@ -105,19 +105,8 @@ from vision.pawn_geometry import TOUCH_GAP, hidden_bases, lean_point, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.rectify import Rectified
 
-#: Move a pawn's base toward the nadir where a pawn in front hides its foot
-#: (:func:`vision.pawn_geometry.hidden_bases`).
-HIDDEN_BASES = True
-
-#: The pawn colours in their order around the hue circle.
-HUE_ORDER = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
-
 #: Where a blob's set-size term sits in a feature row.
 SIZE_DEVIATION = FEATURES.index("size_deviation")
-
-#: A blob touching another colour's sure pawn is partly hidden by it (a pile): its size
-#: is not the set's (:func:`_hidden_sizes`).
-PILE_SIZE = True
 
 # Kept under their former private names for the tests written against the single module.
 _group_medians, _median, _percentiles = group_medians, median, percentiles
@@ -184,8 +173,7 @@ def find_pawns(
     # terms (with_set_size), so leaving it out would change their confidence.
     found = candidates(rect, tiles, cfg, model, camera, min_confidence=min(threshold, SET_SURE))
     rows = with_set_size([cand.features for cand in found], cfg.model, [cand.color for cand in found])
-    if PILE_SIZE:
-        rows = _hidden_sizes(found, rows, cfg.model)
+    rows = _hidden_sizes(found, rows, cfg.model)
     for cand, row in zip(found, rows, strict=True):
         p = confidence(row, cfg.model)
         if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
@@ -194,7 +182,7 @@ def find_pawns(
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
     bases = [cand.base for _, cand in chosen]
-    if HIDDEN_BASES and len(chosen) > 1:
+    if len(chosen) > 1:
         bases = hidden_bases(blobs, bases, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
     out = []
     for (p, cand), (box, pixels), base in zip(chosen, blobs, bases, strict=True):
@@ -225,7 +213,7 @@ def _hidden_sizes(
     gap = TOUCH_GAP
     near = (x0[:, None] - gap < x1[None, :]) & (x0[None, :] - gap < x1[:, None])
     near &= (y0[:, None] - gap < y1[None, :]) & (y0[None, :] - gap < y1[:, None])
-    colour = np.array([HUE_ORDER.index(cand.color) for cand in found])
+    colour = np.array([list(Color).index(cand.color) for cand in found])
     near &= colour[:, None] != colour[None, :]
     near &= (np.array([row[SIZE_DEVIATION] for row in rows]) > 0.0)[:, None]
     pairs = np.argwhere(near).tolist()
