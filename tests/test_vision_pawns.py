@@ -552,3 +552,41 @@ def test_pawn_confidences_are_those_without_the_early_exit(lighting: str) -> Non
         assert {d.color: d.confidence for d in found} == expected
         reported += len(found)
     assert reported >= 5
+
+
+def test_an_averaged_bag_is_one_monotone_model_with_the_members_mean_logit() -> None:
+    """vision.pawn_model.average_models: the bag's logit is the mean of its members' logits on any blob, and
+    every term keeps its members' direction (members of one sign per feature, as the fit's signs make them)."""
+    from vision.pawn_model import PAWN_MODEL, PawnModel, average_models
+
+    rng = np.random.default_rng(5)
+    signs = rng.choice([-1.0, 1.0], len(FEATURES))
+
+    def member() -> PawnModel:
+        """Random knots (0-3 per feature) and slopes of the feature's one sign."""
+        knots = [tuple(sorted(np.round(rng.uniform(-1, 1, rng.integers(0, 4)), 3))) for _ in FEATURES]
+        slopes = [s * rng.uniform(0, 2) for s, k in zip(signs, knots, strict=True) for _ in range(len(k) + 1)]
+        return PawnModel(tuple(knots), (*slopes, float(rng.normal())))
+
+    members = [member() for _ in range(3)]
+    bag = average_models(members)
+    assert average_models([PAWN_MODEL]).logit([0.3] * len(FEATURES)) == pytest.approx(
+        PAWN_MODEL.logit([0.3] * len(FEATURES))
+    )
+    rows = rng.uniform(-2, 2, (300, len(FEATURES)))
+    for row in rows:
+        assert bag.logit(row) == pytest.approx(np.mean([m.logit(row) for m in members]), abs=1e-9)
+    grid = np.linspace(-2, 2, 81)
+    for i, sign in enumerate(signs):
+        steps = np.diff([bag.term(i, float(x)) for x in grid])
+        assert np.all(sign * steps >= -1e-12)
+        assert bag.slope_sign(i) == int(sign)
+
+
+def test_a_bag_draws_one_folder_per_renderer() -> None:
+    """fit_pawns.draws: draw k fits each renderer's k-th folder; a renderer with one folder is in every draw."""
+    from tests.support.fit_pawns import draws
+
+    renderers = ["ho", "ho", "tr", "tr", "fo", "f5", "f5"]
+    assert draws(renderers, [0, 1, 2, 3, 4]) == [[0, 2, 4], [1, 3, 4]]
+    assert draws(renderers, [4, 5, 6]) == [[4, 5], [4, 6]]

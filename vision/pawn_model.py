@@ -115,6 +115,51 @@ class PawnModel:
         return np.column_stack(out)
 
 
+def average_models(models: Sequence[PawnModel]) -> PawnModel:
+    """The logit average of ``models`` as ONE :class:`PawnModel` (bagging: models fitted on different draws).
+
+    A mean of piecewise-linear terms is piecewise linear: per feature its knots are the
+    union of the members' knots, each segment's slope the members' mean slope there
+    (members of one sign keep it, so every term stays monotone), and the terms' constant
+    offsets go into the bias. The reader, and its early exit, see one model as before.
+    """
+    if not models:
+        raise ValueError("nothing to average")
+    n = float(len(models))
+    knots_out: list[tuple[float, ...]] = []
+    slopes_out: list[float] = []
+    bias = sum(m.weights[-1] for m in models) / n
+    members = [list(_split_slopes(m)) for m in models]
+    for i in range(len(FEATURES)):
+        union = tuple(sorted({k for m in models for k in m.knots[i]}))
+        probes = [union[0] - 1.0] if union else [0.0]
+        probes += [(a + b) / 2.0 for a, b in pairwise(union)]
+        probes += [union[-1] + 1.0] if union else []
+        pairs = list(zip(models, members, strict=True))
+        slopes = tuple(sum(_slope_at(x, m.knots[i], s[i]) for m, s in pairs) / n for x in probes)
+        # The members' mean minus the new term is a constant (same slope everywhere): into the bias.
+        at = union[0] if union else 0.0
+        bias += sum(_segments(at, m.knots[i], s[i]) for m, s in pairs) / n
+        bias -= _segments(at, union, slopes)
+        knots_out.append(union)
+        slopes_out.extend(slopes)
+    return PawnModel(tuple(knots_out), (*slopes_out, bias))
+
+
+def _split_slopes(model: PawnModel) -> list[tuple[float, ...]]:
+    """Per feature the slopes of ``model``'s segments."""
+    out, at = [], 0
+    for knots in model.knots:
+        out.append(tuple(model.weights[at : at + len(knots) + 1]))
+        at += len(knots) + 1
+    return out
+
+
+def _slope_at(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> float:
+    """The slope of the term at ``x`` (not on a knot)."""
+    return slopes[sum(1 for k in knots if x > k)]
+
+
 def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> float:
     """sum of slope_j * (x clipped to segment j) over the segments the knots bound."""
     if not knots:
@@ -297,6 +342,6 @@ def with_set_size(
 
 
 __all__ = [
-    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "confidence", "set_size_deviation", "sure_pawns",
-    "with_set_size",
+    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "average_models", "confidence", "set_size_deviation",
+    "sure_pawns", "with_set_size",
 ]  # fmt: skip
