@@ -51,7 +51,8 @@ columns first), so a LORO row depended on the order of its fits. Deterministic n
 the same folders (fourth: 80 boards), worst/mean: main's recipe ho .795 tr .974 th .928
 fo .910 f5 .828 = 0.795/0.887. ``--bag`` (:func:`fit_bag`: one fit per draw, each
 renderer's k-th folder, logits averaged into one model): ho .809 tr .972 th .935 fo .910
-f5 .833 = 0.809/0.892; a bag of every combination of folders (8-16 fits) 0.809/0.891.
+f5 .833 = 0.809/0.892; a bag of every combination of folders (8-16 fits) 0.809/0.891;
+a bag of 8 fits on image bootstraps of all folders 0.789/0.888 (no gain).
 The bag's two members alone: ho .809/.793, tr .974/.974, th .925/.943, fo .918/.911, f5
 .848/.807 (the draw moves a renderer up to 4 points; the bag sits between its members).
 In the full pipeline (dev day sets ho/tr/th/fo/f5, pawns) main's model .927/.991/.928/
