@@ -71,12 +71,16 @@ class PawnModel:
     @cached_property
     def _terms(self) -> tuple[tuple[int, tuple[float, ...], tuple[float, ...]], ...]:
         """(feature, knots, slopes) of the features with a non-zero slope (the others add nothing)."""
+        pairs = zip(self.knots, self.segment_slopes, strict=True)
+        return tuple((i, knots, slopes) for i, (knots, slopes) in enumerate(pairs) if any(slopes))
+
+    @cached_property
+    def segment_slopes(self) -> tuple[tuple[float, ...], ...]:
+        """Per feature the slopes of its segments (``weights`` split by ``knots``, bias left out)."""
         out, at = [], 0
-        for i, knots in enumerate(self.knots):
-            slopes = tuple(self.weights[at : at + len(knots) + 1])
+        for knots in self.knots:
+            out.append(tuple(self.weights[at : at + len(knots) + 1]))
             at += len(knots) + 1
-            if any(slopes):
-                out.append((i, knots, slopes))
         return tuple(out)
 
     def term(self, i: int, x: float) -> float:
@@ -129,7 +133,7 @@ def average_models(models: Sequence[PawnModel]) -> PawnModel:
     knots_out: list[tuple[float, ...]] = []
     slopes_out: list[float] = []
     bias = sum(m.weights[-1] for m in models) / n
-    members = [list(_split_slopes(m)) for m in models]
+    members = [m.segment_slopes for m in models]
     for i in range(len(FEATURES)):
         union = tuple(sorted({k for m in models for k in m.knots[i]}))
         probes = [union[0] - 1.0] if union else [0.0]
@@ -144,15 +148,6 @@ def average_models(models: Sequence[PawnModel]) -> PawnModel:
         knots_out.append(union)
         slopes_out.extend(slopes)
     return PawnModel(tuple(knots_out), (*slopes_out, bias))
-
-
-def _split_slopes(model: PawnModel) -> list[tuple[float, ...]]:
-    """Per feature the slopes of ``model``'s segments."""
-    out, at = [], 0
-    for knots in model.knots:
-        out.append(tuple(model.weights[at : at + len(knots) + 1]))
-        at += len(knots) + 1
-    return out
 
 
 def _slope_at(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> float:
