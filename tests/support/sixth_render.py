@@ -182,7 +182,8 @@ def render_frame(
     key = lights[0]
     lxy = (key.pos[:2] - centre[:2]) if key.pos is not None else key.direction[:2]
     lxy = lxy / max(1e-6, float(np.linalg.norm(lxy)))
-    ppt = float(np.linalg.norm(np.diff(cam.project(np.array([centre, [*centre, tile_cm, 0, 0]])), axis=0)))
+    step_px = cam.project(np.array([centre, centre + np.array([tile_cm, 0.0, 0.0])]))
+    ppt = float(np.linalg.norm(step_px[1] - step_px[0]))  # pixels per tile near the centre
     s = int(np.clip(ppt * 1.2, 36, 120))
     start_marks = {sq: str(c) for sq, c in EDITIONS[edition].start_colors.items()}
     canvas = paint_board(
