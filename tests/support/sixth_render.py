@@ -47,7 +47,7 @@ STYLE_BY_EDITION = {
     "pokemon": ("pokemon",),
 }
 _LINEAR = ((np.arange(256) / 255.0) ** 2.2).astype(np.float32)
-GLOW = np.array([0.45, 1.0, 0.55], np.float32)  # BGR of glow-in-the-dark print
+GLOW = np.array([0.3, 1.0, 0.5], np.float32)  # BGR of glow-in-the-dark print
 
 
 def _window(cam: Camera, lo: np.ndarray, hi: np.ndarray, pad: int = 3) -> tuple[int, int, int, int] | None:
@@ -285,7 +285,8 @@ def render_frame(
     img = albedo * np.maximum(irr, 0)
     if night:
         glow = cv2.remap(canvas.glow, mx, my, cv2.INTER_LINEAR, borderValue=0)
-        img += albedo * 0.0 + (glow * float(rng.uniform(0.02, 0.05)))[..., None] * GLOW
+        grain = 0.75 + 0.25 * albedo.mean(axis=2) / max(1e-3, float(albedo.mean()) * 2)  # uneven glow paint
+        img += (glow * np.minimum(grain, 1.2) * float(rng.uniform(0.02, 0.05)))[..., None] * GLOW
     else:
         for light in lights:
             blob = glare(light, cam.pos, z, X[::q, ::q], Y[::q, ::q], rng)

@@ -32,8 +32,8 @@ def lights_for(rng: np.random.Generator, centre: np.ndarray, night: bool) -> tup
             ],
             np.float32,
         )
-        red = Light(np.array([0.01, 0.015, 0.12], np.float32) * rng.uniform(0.5, 1.5), pos=pos, softness=8.0)
-        return [red], np.array([0.005, 0.004, 0.003], np.float32) * rng.uniform(0.5, 1.5), "night"
+        red = Light(np.array([0.0015, 0.0025, 0.02], np.float32) * rng.uniform(0.5, 1.5), pos=pos, softness=8.0)
+        return [red], np.array([0.0006, 0.0005, 0.0004], np.float32) * rng.uniform(0.5, 1.5), "night"
     setup = str(rng.choice(["lamp", "window", "mixed", "ceiling"]))
 
     def lamp(colour: np.ndarray, power: float) -> Light:
