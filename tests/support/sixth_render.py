@@ -216,7 +216,8 @@ def render_frame(
     mx, my = canvas.world_to_px(X), canvas.world_to_px(Y)
     board_col = cv2.remap(canvas.colour, mx, my, cv2.INTER_LINEAR, borderValue=(0, 0, 0))
     alpha = cv2.remap(canvas.alpha, mx, my, cv2.INTER_LINEAR, borderValue=0)[..., None]
-    albedo = table(rng, X0, Y0) * (1 - alpha) + board_col * alpha
+    desk = _upsample(table(rng, X0[::2, ::2], Y0[::2, ::2]), full, 2)  # background: half resolution is plenty
+    albedo = desk * (1 - alpha) + board_col * alpha
     albedo = _LINEAR[np.clip(albedo, 0, 255).astype(np.uint8)]
 
     # irradiance on the plane: smooth part at low resolution, shadows of solids at full resolution
@@ -252,7 +253,7 @@ def render_frame(
         else:
             solids.append(thing(target, z, rng))
     for solid in solids:
-        fine = (2 if night else 1) if solid.kind == "pawn" else 4
+        fine = 2 if solid.kind == "pawn" else 4  # shadows at half (quarter) resolution, bilinear up
         for li, light in enumerate(lights):
             lo, hi = _shadow_box(solid, light, z, 12.0 if solid.kind == "pawn" else 40.0)
             win = _window(cam, lo, hi)

@@ -297,11 +297,11 @@ def paint_board(
         _arrow(canvas.colour, (off - gap, mid), (1, 0), asize, style.arrow)
         _arrow(canvas.colour, (off + SIZE * s + gap, mid), (-1, 0), asize, style.arrow)
     if rng.random() < 0.6:  # start colours also printed on the frame corners
+        board_view = canvas.colour[b0:b1, b0:b1]  # drawn clipped to the board, not onto the table
         for (r, c), colour in marks.items():
-            cx = b0 + (b1 - b0) * (c / 6)
-            cy = b0 + (b1 - b0) * (r / 6)
-            cv2.circle(canvas.colour, (int(cx), int(cy)), int(frame_t * s * 0.9), MARK[colour], -1, cv2.LINE_AA)
-            canvas.colour[t0:t1, t0:t1] = np.asarray(style.base, np.float32)
+            cx, cy = (b1 - b0) * (c / 6), (b1 - b0) * (r / 6)
+            cv2.circle(board_view, (int(cx), int(cy)), int(frame_t * s * 0.9), MARK[colour], -1, cv2.LINE_AA)
+        canvas.colour[t0:t1, t0:t1] = np.asarray(style.base, np.float32)
     painter = BoardPainter(style, rng, s)
     gap = float(rng.uniform(0.03, 0.07))
     for i, tile in enumerate(tiles):

@@ -14,11 +14,11 @@ import numpy as np
 from tests.support.sixth_render_sdf import Solid, box, capsule, cylinder, round_cone, slab, sphere, union
 
 #: Pawn colours, BGR 0..1: (bright, dull, dark) for each.
-PAWN_SHADES: dict[str, tuple[tuple[float, float, float], ...]] = {
-    "red": ((0.08, 0.07, 0.75), (0.15, 0.15, 0.5), (0.06, 0.05, 0.32)),
-    "yellow": ((0.05, 0.72, 0.85), (0.2, 0.5, 0.6), (0.05, 0.35, 0.45)),
-    "green": ((0.12, 0.55, 0.1), (0.25, 0.4, 0.22), (0.08, 0.25, 0.06)),
-    "blue": ((0.7, 0.25, 0.05), (0.5, 0.3, 0.2), (0.35, 0.1, 0.03)),
+PAWN_SHADES: dict[str, tuple[tuple[float, float, float], ...]] = {  # linear light: gamma desaturates them
+    "red": ((0.05, 0.04, 0.7), (0.1, 0.08, 0.45), (0.03, 0.02, 0.22)),
+    "yellow": ((0.03, 0.6, 0.8), (0.08, 0.42, 0.55), (0.02, 0.25, 0.35)),
+    "green": ((0.08, 0.5, 0.06), (0.15, 0.38, 0.12), (0.04, 0.2, 0.04)),
+    "blue": ((0.65, 0.18, 0.03), (0.5, 0.22, 0.1), (0.3, 0.07, 0.02)),
 }
 SHAPES = ("cone", "figure", "meeple", "chess", "token")
 
