@@ -160,9 +160,14 @@ def _place_pawns(rng: np.random.Generator) -> dict[str, tuple[int, int]]:
 
 
 def render_frame(
-    seed: int, night: bool = False, occluded: bool = False, size: tuple[int, int] | None = None
+    seed: int,
+    night: bool = False,
+    occluded: bool = False,
+    size: tuple[int, int] | None = None,
+    meta: dict | None = None,
 ) -> tuple[np.ndarray, dict]:
-    """One photo (BGR uint8, before JPEG) and its label."""
+    """One photo (BGR uint8, before JPEG) and its label; ``meta`` (if given) receives what was sampled."""
+    meta = {} if meta is None else meta
     rng = np.random.default_rng(seed)
     edition = str(rng.choice(list(EDITIONS)))
     names = STYLE_BY_EDITION.get(edition, ("classic",))
@@ -178,7 +183,8 @@ def render_frame(
     z = float(rng.uniform(0.3, 0.6))
     cam = make_camera(rng, side, width, height, z)
     centre = np.array([side / 2, side / 2, z])
-    lights, ambient, _ = lights_for(rng, centre, night)
+    lights, ambient, setup = lights_for(rng, centre, night)
+    meta.update(edition=edition, style=style.name, setup=setup, size=[width, height], glare=False, leds=False)
     key = lights[0]
     lxy = (key.pos[:2] - centre[:2]) if key.pos is not None else key.direction[:2]
     lxy = lxy / max(1e-6, float(np.linalg.norm(lxy)))
@@ -292,11 +298,15 @@ def render_frame(
         for light in lights:
             blob = glare(light, cam.pos, z, X[::q, ::q], Y[::q, ::q], rng)
             if blob is not None:
+                meta["glare"] = True
                 img += _upsample(blob, full, q) * alpha
     led = leds(rng, tile_cm, X[::q, ::q], Y[::q, ::q], night)
     if led is not None:
+        meta["leds"] = True
         img += _upsample(led, full, q) * alpha
 
+    meta["pawns"] = [solid.info for solid in solids if solid.kind == "pawn"]
+    meta["occluder"] = sorted({solid.kind for solid in solids if solid.kind != "pawn"})
     zbuf = np.full((height, width), np.inf, np.float32)
     for solid in solids:
         _composite_solid(solid, cam, img, zbuf, lights, ambient, 1 if solid.kind == "pawn" else 3)
@@ -331,6 +341,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lighting", choices=("day", "night"), default="day")
     ap.add_argument("--occluded-fraction", type=float, default=0.0)
     ap.add_argument("--size", default=None, help="WxH, e.g. 1640x1232 (default: varied)")
+    ap.add_argument("--meta", action="store_true", help="also write meta.jsonl: what each frame sampled")
     args = ap.parse_args(argv)
     size = tuple(int(v) for v in args.size.lower().split("x")) if args.size else None
     out = Path(args.out)
@@ -339,9 +350,13 @@ def main(argv: list[str] | None = None) -> None:
         seed = args.seed + i
         frame_rng = np.random.default_rng([seed, 6])
         occluded = bool(frame_rng.random() < args.occluded_fraction)
-        img, label = render_frame(seed, args.lighting == "night", occluded, size)  # type: ignore[arg-type]
+        meta: dict = {"image": f"{i:04d}.jpg", "seed": seed}
+        img, label = render_frame(seed, args.lighting == "night", occluded, size, meta)  # type: ignore[arg-type]
         (out / f"{i:04d}.jpg").write_bytes(jpeg(img, frame_rng))
         (out / f"{i:04d}.json").write_text(json.dumps(label) + "\n")
+        if args.meta:
+            with (out / "meta.jsonl").open("a") as fh:
+                fh.write(json.dumps(meta) + "\n")
 
 
 if __name__ == "__main__":

@@ -100,6 +100,13 @@ def pawn(color: str, x: float, y: float, z: float, rng: np.random.Generator, sha
         np.clip(albedo, 0, 1),
         float(rng.uniform(0.25, 0.6)) if glossy else 0.05,
         float(rng.uniform(40, 160)) if glossy else 6.0,
+        info={
+            "color": color,
+            "shape": shape,
+            "shade": ("bright", "dull", "dark")[shade],
+            "glossy": glossy,
+            "height_cm": round(top, 2),
+        },
     )
 
 

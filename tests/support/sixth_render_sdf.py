@@ -11,7 +11,7 @@ contact term near the solid's foot. All vectorised in numpy, float32, centimetre
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -123,6 +123,7 @@ class Solid:
     gloss: float
     shininess: float
     kind: str = "pawn"
+    info: dict[str, object] = field(default_factory=dict)  # what was sampled (for --meta breakdowns)
 
 
 @dataclass
