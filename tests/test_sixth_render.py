@@ -80,10 +80,13 @@ def test_occluded_frames_show_something_over_the_board() -> None:
 
 
 def test_cli_writes_images_and_labels(tmp_path) -> None:
-    main([str(tmp_path), "--count", "2", "--seed", "5", "--size", "320x240", "--occluded-fraction", "1"])
-    for stem in ("0000", "0001"):
+    main([str(tmp_path), "--count", "2", "--seed", "5", "--size", "320x240", "--occluded-fraction", "1", "--meta"])
+    metas = [json.loads(line) for line in (tmp_path / "meta.jsonl").read_text().splitlines()]
+    assert [m["image"] for m in metas] == ["0000.jpg", "0001.jpg"]
+    for stem, meta in zip(("0000", "0001"), metas, strict=True):
         label = json.loads((tmp_path / f"{stem}.json").read_text())
-        assert label["occluded"] is True
+        assert label["occluded"] is True and meta["occluder"]
+        assert sorted(p["color"] for p in meta["pawns"]) == sorted(label["pawns"])
         img = cv2.imread(str(tmp_path / f"{stem}.jpg"))
         assert img is not None and img.shape == (240, 320, 3)
 
