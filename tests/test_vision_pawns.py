@@ -389,6 +389,37 @@ def test_a_cast_shadow_is_the_board_darker_than_its_own_material() -> None:
     assert cast > 0.4
 
 
+def test_a_cast_shadow_is_looked_for_past_the_rim_that_hugs_a_tall_pawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tall pawn's shadow falls past its foot: one lying 0.13 tile and more beyond the blob's edge counts.
+
+    A dark rim 3 pixels wide hugs the blob all round (a tall pawn's shaded side the colour
+    test cut off, or a print's drawn outline): even, so no shadow. The cast shadow lies
+    beyond it on one side only: the ring reaching :data:`SHADOW_REACH` sees that side
+    darker (and points its dark side there); the former 0.14-tile ring saw only the rim.
+    """
+    import vision.pawn_features as pf
+
+    t, side = 48, 120
+    yy, xx = np.mgrid[0:side, 0:side]
+    radius = np.hypot(xx - 60, yy - 60)
+    labels = (radius < 10).astype(np.int32)
+    value = np.full((side, side), 200.0, np.float32)
+    value[(radius >= 10) & (radius < 13)] = 120.0  # the rim, all round
+    shaded = value.copy()
+    shaded[(radius >= 10 + 0.13 * t) & (xx > 60)] = 90.0  # the cast shadow, to the right, past the rim
+    corridor = labels == 0
+    material = (np.zeros_like(corridor), corridor, 60.0, 200.0)
+    box, centroid = (50, 50, 21, 21), np.array([60.0, 60.0])
+    rim_only, _, _ = pf._surroundings(labels, 1, value, box, centroid, t, material)
+    cast, _, (dark_x, _) = pf._surroundings(labels, 1, shaded, box, centroid, t, material)
+    assert rim_only < 0.05
+    assert cast > 0.3
+    assert dark_x > 0.5  # the dark side is the shadow's
+    monkeypatch.setattr(pf, "SHADOW_REACH", 0.14)
+    narrow, _, _ = pf._surroundings(labels, 1, shaded, box, centroid, t, material)
+    assert narrow < 0.05
+
+
 def test_leave_one_renderer_out_never_fits_on_the_renderer_it_scores(monkeypatch: pytest.MonkeyPatch) -> None:
     """tests/support/fit_pawns.py --loro: folders grouped by renderer; each renderer is scored by a model
     fitted on every other renderer's folders and none of its own."""

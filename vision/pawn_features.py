@@ -55,6 +55,16 @@ _SURFACE = FEATURES.index("surface")
 SURFACE_FULL = 0.33
 SHADOW_FULL = 0.27
 
+#: How far (tiles) beyond a blob's edge its cast shadow is looked for (:func:`_surroundings`).
+#: A pawn 2.5-3.5 cm tall under a light off the vertical casts a shadow reaching well past
+#: its foot, while a tall pawn's own blob (its shaded, desaturated rim cut off by the
+#: colour test) and a print's drawn outline both hug the blob's edge: the ring reaches past
+#: them to where the shadow lies. Label corners, all nine day sets (dev + spent), per colour
+#: right / wrong-or-missed / false: 0.14 912/52/27, 0.16 918/46/25, 0.18 922/42/24 (no set
+#: worse; fifth renderer 185/22/6 -> 193/14/5: tall pawns outscored by shaded-ball prints),
+#: 0.20 914/50/25, 0.22 914/50/25 (third renderer loses 1-2). The model was fitted at 0.14.
+SHADOW_REACH = 0.18
+
 
 def lit_say(surface: float) -> float:
     """How much a blob's lit side counts in the light consensus (0..1), from its shading."""
@@ -331,7 +341,7 @@ def _surroundings(
 ) -> tuple[float, float, tuple[float, float]]:
     """How one-sided the darkness around a blob is (a cast shadow), and the surroundings' level vs the blob's.
 
-    A ring just outside the blob is split in 8 sectors around its centroid; a pawn's
+    A ring just outside the blob (:data:`SHADOW_REACH` wide) is split in 8 sectors around its centroid; a pawn's
     shadow darkens some sectors, a printed picture's surroundings are even. With the
     board's ``material`` each ring pixel of certain wall or corridor is compared with
     its own material's usual brightness (the others left out): a cast shadow is the
@@ -343,7 +353,7 @@ def _surroundings(
     ``blob_level`` is the blob's median brightness if the caller knows it already.
     """
     x, y, w, h = box
-    g = max(3, round(0.14 * t))
+    g = max(3, round(SHADOW_REACH * t))
     y0, y1 = max(0, y - g), min(labels.shape[0], y + h + g)
     x0, x1 = max(0, x - g), min(labels.shape[1], x + w + g)
     sub = (labels[y0:y1, x0:x1] == index).astype(np.uint8)
