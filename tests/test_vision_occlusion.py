@@ -17,6 +17,7 @@ from vision.occlusion import (
     _gradient_residuals,
     _largest_cluster,
     _largest_group,
+    _lit_tiles,
     _percentiles_u8,
     _segment_positions,
     decide,
@@ -537,3 +538,26 @@ def test_percentiles_from_the_histogram_equal_numpys(seed: int) -> None:
     values = rng.integers(0, int(rng.integers(2, 256)), size=int(rng.integers(1, 4000))).astype(np.uint8)
     qs = (0.0, 5.0, 37.3, 50.0, 95.0, 100.0)
     np.testing.assert_allclose(_percentiles_u8(values, qs), np.percentile(values, qs), atol=1e-9)
+
+
+def test_an_edge_tile_washed_out_by_light_does_not_back_a_frame_band_run() -> None:
+    """A lamp's glare over the frame washes out the edge tile beside it: its corners keep the walls' colour
+    and shine brighter than the board's. A hand over the tile brings its own colour or hides the light."""
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., 2] = 10.0  # the board's corners' lightness
+    colours[3:5, 0:2, 2] = 20.0  # the corners of edge tile (3, 0), twice as bright
+    nothing = np.zeros((8, 8), bool)
+    lit = OcclusionConfig().night_lit
+    assert _lit_tiles({(3, 0)}, colours, nothing, lit) == {(3, 0)}
+    assert _lit_tiles({(5, 0)}, colours, nothing, lit) == set()  # unclear, but in the board's own light
+    hand = nothing.copy()
+    hand[4, 1] = True  # a corner of a colour of its own
+    assert _lit_tiles({(3, 0)}, colours, hand, lit) == set()
+    flags = np.full(4 * 14, -1, np.int8)
+    flags[3 * 14 + 6 : 3 * 14 + 8] = 1  # two foreign segments of the left side, beside row 3
+    unclear = {(3, 0)}
+    assert longest_run(flags, disturbed_inside(unclear)) == 2
+    assert longest_run(flags, disturbed_inside(unclear - _lit_tiles(unclear, colours, nothing, lit))) == 0
+    assert longest_run(flags, disturbed_inside(unclear - _lit_tiles(unclear, colours, hand, lit))) == 2
+    colours[4, 0, 2] = 10.0  # one corner in the board's light: not the whole tile lit
+    assert _lit_tiles(unclear, colours, nothing, lit) == set()

@@ -141,7 +141,14 @@ class OcclusionConfig:
     night hands (five renderers, seeds 2190000-2190419, occluded fraction 0.8) the uncovered corners
     beside a flagged segment with an unclear tile reached 1.22 (a fifth-renderer hand) and 1.27 with
     the segment darker than its model (a team-renderer hand): 1.25 lies between. Night-only: by day
-    the glow is not the board's light, and nothing changes there.
+    the glow is not the board's light, and nothing changes there. Day and night, an unclear tile none of
+    whose corners is foreign and all of them at least ``night_lit`` times the board's median corner
+    lightness is washed out by light and backs no frame-band run (:func:`vision.occlusion._lit_tiles`):
+    a lamp's glare over a fresh third-renderer board's left edge (seeds 2606300-29, day 0029: "2 frame
+    segments hidden", its tile's corners 2.5x the median) lit the band and the tile beside it. On 1016
+    clean and 314 occluded frames of five renderers plus 285 with an object laid on (/tmp/dev, the spent
+    final5 sets, fresh seeds 2600000-2609714, the night-hand sets /tmp/o8 and /tmp/n4) no hand or
+    object was lost; four hands had such a tile (1.4-1.9x) and were caught by other rules.
     ``min_dark_flat_cells``: a group of at least this many flat half-tile cells darker than the
     board's darkest tenth of cells decides alone, wherever it lies (:func:`vision.occlusion_flat._darker`:
     the coffee in a cup seen from above, a dark phone). Measured only where the flat cells already are
