@@ -99,6 +99,14 @@ class OcclusionConfig:
     groups were 0 cells but for one clean board already flagged (a hazy corner, 5);
     cards pasted on 495 frames of four renderers (grey, light grey, white; seeds
     from the path) recognised 375 -> 395, one more hand (3 cells) caught.
+    A flat group with no foreign tile corner on its tiles that fades out (every cell around it
+    brighter than the board's median cell and less structured) and whose tile corners all keep
+    ``seam_keep`` of the median seam strength in linear light is a lamp's glare, not a surface
+    (:func:`vision.occlusion_flat._fading`, :func:`vision.occlusion_lattice.light_seams`): spent
+    fo_day 0034, a glare over a clean fourth-renderer board's left edge, read "something lying on
+    the board (5 half tiles)". Of 48 groups without a foreign corner on 1016 clean and 599 occluded
+    or object-laden frames (five renderers) only that glare met all three; of the hands' and objects'
+    groups none faded, one card kept its seams.
     ``night_flat_blur``: at night the flat cells are measured on log grey smoothed
     with this sigma (rectified pixels): the high gain's noise made a dark cup over
     the glowing walls look structured (see :mod:`vision.occlusion_flat`).
