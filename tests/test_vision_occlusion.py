@@ -36,7 +36,7 @@ from vision.occlusion import (
     small_grey,
     under_pawns,
 )
-from vision.occlusion_band import without_gates
+from vision.occlusion_band import _mixed_light, without_gates
 from vision.occlusion_lattice import _blown_walls
 from vision.reader import BoardReader
 from vision.rectify import Rectified
@@ -561,3 +561,30 @@ def test_an_edge_tile_washed_out_by_light_does_not_back_a_frame_band_run() -> No
     assert longest_run(flags, disturbed_inside(unclear - _lit_tiles(unclear, colours, hand, lit))) == 2
     colours[4, 0, 2] = 10.0  # one corner in the board's light: not the whole tile lit
     assert _lit_tiles(unclear, colours, nothing, lit) == set()
+
+
+def test_at_night_a_coloured_light_over_the_edge_tints_the_glowing_corner_only_part_of_the_way() -> None:
+    """An LED's pool adds one light to the dark frame and to the glowing tile corner beside it: the corner's
+    colour moves only part of the way toward the frame segment's. A hand brings one colour to both."""
+    cfg = OcclusionConfig()
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., :2] = (25.0, 50.0)  # glowing green walls (r, g shares)
+    colours[..., 2] = 10.0
+    values = np.zeros((4 * 14, 3), np.float32)
+    values[:, :2] = (30.0, 35.0)
+    index = 2 * 14 + 8  # a bottom segment: its edge tile corner is lattice point (7, 4)
+    values[index, :2] = (70.0, 20.0)  # a red light over the dark frame
+    flags = np.zeros(4 * 14, bool)
+    flags[index] = True
+    foreign = np.zeros((8, 8), bool)
+    foreign[7, 4] = True
+    shift = values[index, :2] - colours[7, 4, :2]
+    colours[7, 4, :2] += 0.2 * shift  # the pool's light over the bright glow: a fifth of the way
+    assert _mixed_light(values, flags, colours, foreign, cfg)[index]
+    colours[7, 4, :2] += 0.8 * shift  # a hand over frame and corner: all the way
+    assert not _mixed_light(values, flags, colours, foreign, cfg)[index]
+    colours[7, 4, :2] = (25.0 + 0.2 * shift[1], 50.0 - 0.2 * shift[0])  # a shift of another direction
+    assert not _mixed_light(values, flags, colours, foreign, cfg)[index]
+    colours[7, 4, :2] = (25.0, 50.0) + 0.2 * shift
+    foreign[7, 4] = False  # a corner of the walls' colour: the spill rule's case, not this one
+    assert not _mixed_light(values, flags, colours, foreign, cfg)[index]

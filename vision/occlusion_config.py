@@ -140,6 +140,14 @@ class OcclusionConfig:
     (:func:`vision.occlusion_band._spilled`): glow nights read as day met the lone-band rule with
     LED spills (dev fo_night 0003 judged by day rules: 6 segments -> 1; fresh fourth nights
     2144100-2144139 by day rules: 0027 flagged 6 -> none); no hand lost (520 frames, 21 sets).
+    ``spill_mix``: at night a flagged frame segment beside a foreign edge tile corner is tinted by a
+    coloured light, not covered, when the corner's colour moved toward the segment's (cosine over
+    ``spill_cos``) but less than this share of the way (:func:`vision.occlusion_band._mixed_light`):
+    the light is the same, but the glowing walls outshine the dark frame. A red LED pool over the
+    bottom edge of a clean held-out night (spent ho_night 0012, "2 frame segments hidden") moved its
+    corners 0.16-0.20 of the way; the foreign edge corners of 46 night hands (five renderers) beside
+    their runs lay 0.54-3.6 of the way. On all sets measured no hand lost, no run of a night hand
+    shortened.
     ``night_lit``: at night a flagged frame segment is lit, not covered, when it is brighter than its
     lighting model and the edge tile corner beside it keeps its seams and is at least this many times
     the board's median corner lightness (:func:`vision.occlusion_band._lit_at_night`): a light pool
@@ -207,6 +215,7 @@ class OcclusionConfig:
     min_bridged_seen: int = 3
     spill_cos: float = 0.7
     spill_share: float = 0.25
+    spill_mix: float = 0.5
     night_lit: float = 1.25
     min_dark_flat_cells: int = 2
     judge_gates: bool = True
