@@ -17,6 +17,7 @@ from vision.occlusion import (
     _gradient_residuals,
     _largest_cluster,
     _largest_group,
+    _lit_tiles,
     _percentiles_u8,
     _segment_positions,
     decide,
@@ -35,7 +36,7 @@ from vision.occlusion import (
     small_grey,
     under_pawns,
 )
-from vision.occlusion_band import without_gates
+from vision.occlusion_band import _mixed_light, without_gates
 from vision.occlusion_lattice import _blown_walls
 from vision.reader import BoardReader
 from vision.rectify import Rectified
@@ -537,3 +538,53 @@ def test_percentiles_from_the_histogram_equal_numpys(seed: int) -> None:
     values = rng.integers(0, int(rng.integers(2, 256)), size=int(rng.integers(1, 4000))).astype(np.uint8)
     qs = (0.0, 5.0, 37.3, 50.0, 95.0, 100.0)
     np.testing.assert_allclose(_percentiles_u8(values, qs), np.percentile(values, qs), atol=1e-9)
+
+
+def test_an_edge_tile_washed_out_by_light_does_not_back_a_frame_band_run() -> None:
+    """A lamp's glare over the frame washes out the edge tile beside it: its corners keep the walls' colour
+    and shine brighter than the board's. A hand over the tile brings its own colour or hides the light."""
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., 2] = 10.0  # the board's corners' lightness
+    colours[3:5, 0:2, 2] = 20.0  # the corners of edge tile (3, 0), twice as bright
+    nothing = np.zeros((8, 8), bool)
+    lit = OcclusionConfig().night_lit
+    assert _lit_tiles({(3, 0)}, colours, nothing, lit) == {(3, 0)}
+    assert _lit_tiles({(5, 0)}, colours, nothing, lit) == set()  # unclear, but in the board's own light
+    hand = nothing.copy()
+    hand[4, 1] = True  # a corner of a colour of its own
+    assert _lit_tiles({(3, 0)}, colours, hand, lit) == set()
+    flags = np.full(4 * 14, -1, np.int8)
+    flags[3 * 14 + 6 : 3 * 14 + 8] = 1  # two foreign segments of the left side, beside row 3
+    unclear = {(3, 0)}
+    assert longest_run(flags, disturbed_inside(unclear)) == 2
+    assert longest_run(flags, disturbed_inside(unclear - _lit_tiles(unclear, colours, nothing, lit))) == 0
+    assert longest_run(flags, disturbed_inside(unclear - _lit_tiles(unclear, colours, hand, lit))) == 2
+    colours[4, 0, 2] = 10.0  # one corner in the board's light: not the whole tile lit
+    assert _lit_tiles(unclear, colours, nothing, lit) == set()
+
+
+def test_at_night_a_coloured_light_over_the_edge_tints_the_glowing_corner_only_part_of_the_way() -> None:
+    """An LED's pool adds one light to the dark frame and to the glowing tile corner beside it: the corner's
+    colour moves only part of the way toward the frame segment's. A hand brings one colour to both."""
+    cfg = OcclusionConfig()
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., :2] = (25.0, 50.0)  # glowing green walls (r, g shares)
+    colours[..., 2] = 10.0
+    values = np.zeros((4 * 14, 3), np.float32)
+    values[:, :2] = (30.0, 35.0)
+    index = 2 * 14 + 8  # a bottom segment: its edge tile corner is lattice point (7, 4)
+    values[index, :2] = (70.0, 20.0)  # a red light over the dark frame
+    flags = np.zeros(4 * 14, bool)
+    flags[index] = True
+    foreign = np.zeros((8, 8), bool)
+    foreign[7, 4] = True
+    shift = values[index, :2] - colours[7, 4, :2]
+    colours[7, 4, :2] += 0.2 * shift  # the pool's light over the bright glow: a fifth of the way
+    assert _mixed_light(values, flags, colours, foreign, cfg)[index]
+    colours[7, 4, :2] += 0.8 * shift  # a hand over frame and corner: all the way
+    assert not _mixed_light(values, flags, colours, foreign, cfg)[index]
+    colours[7, 4, :2] = (25.0 + 0.2 * shift[1], 50.0 - 0.2 * shift[0])  # a shift of another direction
+    assert not _mixed_light(values, flags, colours, foreign, cfg)[index]
+    colours[7, 4, :2] = (25.0, 50.0) + 0.2 * shift
+    foreign[7, 4] = False  # a corner of the walls' colour: the spill rule's case, not this one
+    assert not _mixed_light(values, flags, colours, foreign, cfg)[index]

@@ -6,13 +6,15 @@ import dataclasses
 import random
 from functools import cache
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.board import random_setup
 from tests.support.board_objects import lay_object
 from vision.occlusion import OcclusionConfig, Signals, decide, lattice_foreign, seamless_corners
-from vision.occlusion_flat import CELLS, flat_groups
+from vision.occlusion_flat import CELLS, _relative_strength, flat_groups
+from vision.occlusion_lattice import light_seams
 from vision.reader import BoardReader
 from vision.rectify import Rectified
 from vision.render import render_photo
@@ -136,3 +138,40 @@ def test_a_surface_of_the_boards_own_colour_counts_where_it_hides_the_tiles_seam
     # Where a pawn stands its point is hidden, not bare.
     box = (m + 3 * t - 10, m + 3 * t - 10, 20, 20)
     assert not seamless_corners(cup, boxes=[box])[3, 3]
+
+
+def _with_glare(rect: Rectified, amount: float = 0.7) -> Rectified:
+    """``rect`` dimmed and with a broad glare (light added in linear light) over its middle tile, unclipped."""
+    t, m = rect.tile_px, rect.margin_px
+    area = rect.image[m : m + 7 * t, m : m + 7 * t].astype(np.float32) / 255.0
+    yy, xx = np.mgrid[0 : 7 * t, 0 : 7 * t].astype(np.float32)
+    blob = np.exp(-(((yy - 3.5 * t) ** 2 + (xx - 3.5 * t) ** 2) / (2 * (1.2 * t) ** 2)))[..., None]
+    glare = dataclasses.replace(rect, image=rect.image.copy())
+    added = 0.25 * area**2.2 + amount * blob  # never over the sensor's limit: no clipped core
+    glare.image[m : m + 7 * t, m : m + 7 * t] = np.clip(added ** (1 / 2.2) * 255.0, 0, 255).astype(np.uint8)
+    return glare
+
+
+def test_a_glare_fading_out_is_not_something_lying_on_the_board() -> None:
+    """A lamp's glare washes out the tiles under it (their log grey flat, the tile unclear), but it brings no
+    colour of its own, it fades out and in linear light the tiles' seams are all there."""
+    rect = _clean_rect(41, "classic", "day")
+    t, m = rect.tile_px, rect.margin_px
+    nothing = np.zeros((8, 8), bool)
+    cfg = OcclusionConfig()
+    glare = _with_glare(rect)
+    middle = slice(3 * CELLS, 4 * CELLS)
+    assert (_relative_strength(glare)[middle, middle] < cfg.flat_level).all()  # the log grey goes flat
+    assert light_seams(glare)[3:5, 3:5].min() >= cfg.seam_keep  # the seams are there in linear light
+    assert flat_groups(glare, {(3, 3)}, nothing)[0] < cfg.min_flat_cells
+    corner = nothing.copy()
+    corner[3, 3] = True  # a colour of its own at a corner under it: a surface, not light
+    assert flat_groups(glare, {(3, 3)}, corner)[0] >= cfg.min_flat_cells
+    # A defocused pale surface in that light (the glare's own light, the tiles under it smoothed away): it
+    # fades out as softly, but hides the seams.
+    pale = dataclasses.replace(glare, image=glare.image.copy())
+    blurred = cv2.GaussianBlur(glare.image, (0, 0), 0.5 * t)
+    inner = slice(m + 3 * t - t // 2, m + 4 * t + t // 2)
+    pale.image[inner, inner] = blurred[inner, inner]
+    assert light_seams(pale)[3:5, 3:5].max() < cfg.seam_keep
+    assert flat_groups(pale, {(3, 3)}, nothing)[0] >= cfg.min_flat_cells

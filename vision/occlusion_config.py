@@ -99,6 +99,14 @@ class OcclusionConfig:
     groups were 0 cells but for one clean board already flagged (a hazy corner, 5);
     cards pasted on 495 frames of four renderers (grey, light grey, white; seeds
     from the path) recognised 375 -> 395, one more hand (3 cells) caught.
+    A flat group with no foreign tile corner on its tiles that fades out (every cell around it
+    brighter than the board's median cell and less structured) and whose tile corners all keep
+    ``seam_keep`` of the median seam strength in linear light is a lamp's glare, not a surface
+    (:func:`vision.occlusion_flat._fading`, :func:`vision.occlusion_lattice.light_seams`): spent
+    fo_day 0034, a glare over a clean fourth-renderer board's left edge, read "something lying on
+    the board (5 half tiles)". Of 48 groups without a foreign corner on 1016 clean and 599 occluded
+    or object-laden frames (five renderers) only that glare met all three; of the hands' and objects'
+    groups none faded, one card kept its seams.
     ``night_flat_blur``: at night the flat cells are measured on log grey smoothed
     with this sigma (rectified pixels): the high gain's noise made a dark cup over
     the glowing walls look structured (see :mod:`vision.occlusion_flat`).
@@ -132,6 +140,14 @@ class OcclusionConfig:
     (:func:`vision.occlusion_band._spilled`): glow nights read as day met the lone-band rule with
     LED spills (dev fo_night 0003 judged by day rules: 6 segments -> 1; fresh fourth nights
     2144100-2144139 by day rules: 0027 flagged 6 -> none); no hand lost (520 frames, 21 sets).
+    ``spill_mix``: at night a flagged frame segment beside a foreign edge tile corner is tinted by a
+    coloured light, not covered, when the corner's colour moved toward the segment's (cosine over
+    ``spill_cos``) but less than this share of the way (:func:`vision.occlusion_band._mixed_light`):
+    the light is the same, but the glowing walls outshine the dark frame. A red LED pool over the
+    bottom edge of a clean held-out night (spent ho_night 0012, "2 frame segments hidden") moved its
+    corners 0.16-0.20 of the way; the foreign edge corners of 46 night hands (five renderers) beside
+    their runs lay 0.54-3.6 of the way. On all sets measured no hand lost, no run of a night hand
+    shortened.
     ``night_lit``: at night a flagged frame segment is lit, not covered, when it is brighter than its
     lighting model and the edge tile corner beside it keeps its seams and is at least this many times
     the board's median corner lightness (:func:`vision.occlusion_band._lit_at_night`): a light pool
@@ -141,7 +157,14 @@ class OcclusionConfig:
     night hands (five renderers, seeds 2190000-2190419, occluded fraction 0.8) the uncovered corners
     beside a flagged segment with an unclear tile reached 1.22 (a fifth-renderer hand) and 1.27 with
     the segment darker than its model (a team-renderer hand): 1.25 lies between. Night-only: by day
-    the glow is not the board's light, and nothing changes there.
+    the glow is not the board's light, and nothing changes there. Day and night, an unclear tile none of
+    whose corners is foreign and all of them at least ``night_lit`` times the board's median corner
+    lightness is washed out by light and backs no frame-band run (:func:`vision.occlusion._lit_tiles`):
+    a lamp's glare over a fresh third-renderer board's left edge (seeds 2606300-29, day 0029: "2 frame
+    segments hidden", its tile's corners 2.5x the median) lit the band and the tile beside it. On 1016
+    clean and 314 occluded frames of five renderers plus 285 with an object laid on (/tmp/dev, the spent
+    final5 sets, fresh seeds 2600000-2609714, the night-hand sets /tmp/o8 and /tmp/n4) no hand or
+    object was lost; four hands had such a tile (1.4-1.9x) and were caught by other rules.
     ``min_dark_flat_cells``: a group of at least this many flat half-tile cells darker than the
     board's darkest tenth of cells decides alone, wherever it lies (:func:`vision.occlusion_flat._darker`:
     the coffee in a cup seen from above, a dark phone). Measured only where the flat cells already are
@@ -192,6 +215,7 @@ class OcclusionConfig:
     min_bridged_seen: int = 3
     spill_cos: float = 0.7
     spill_share: float = 0.25
+    spill_mix: float = 0.5
     night_lit: float = 1.25
     min_dark_flat_cells: int = 2
     judge_gates: bool = True

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from companion.board import SIZE, Square
-from vision.occlusion_lattice import _LOG_GREY
+from vision.occlusion_lattice import _LOG_GREY, light_seams
 from vision.rectify import Rectified
 
 #: Cells per tile side: half tiles, each holding one tile corner and one corner of the centre.
@@ -82,6 +82,7 @@ def flat_groups(
     clip_level: float = 252.0,
     smooth: float = 0.0,
     seamless: Callable[[], np.ndarray] | None = None,
+    seam_keep: float = 0.9,
 ) -> tuple[int, int]:
     """Largest 4-connected group of flat half-tile cells lying on an unclear tile or a foreign tile corner.
 
@@ -93,36 +94,104 @@ def flat_groups(
     points whose tiles' seams are gone (see :func:`vision.occlusion.signals`): such a point marks a group
     like a foreign one, and with it the cells are measured even on a board with nothing else to show.
 
+    A group is a lamp's glare, not a surface, when no tile corner on its tiles is foreign, it fades
+    out (:func:`_fading`) and all its tile corners keep their seams in linear light (at least
+    ``seam_keep`` of the board's median point, :func:`_keeps_seams`).
+
     Second: the largest group of flat cells darker (mean grey) than the board's darkest tenth of cells,
     wherever it lies (:func:`_darker`). Both 0 when nothing is measured.
     """
     if not unclear and not foreign.any() and seamless is None:
         return 0, 0
     rel = _relative_strength(rect, smooth)
+    pawns = np.zeros(rel.shape, dtype=bool)
     for r, c in covered:
-        rel[r * CELLS : (r + 1) * CELLS, c * CELLS : (c + 1) * CELLS] = np.inf
+        pawns[r * CELLS : (r + 1) * CELLS, c * CELLS : (c + 1) * CELLS] = True
+    rel[pawns] = np.inf
     if not (rel < flat_level).any():  # the common case on a clean board: no need to look for glare
         return 0, 0
-    rel[_glare_cells(rect, clip_level)] = np.inf
+    strength = rel.copy()
+    glare = _glare_cells(rect, clip_level)
+    rel[glare] = np.inf
     count, labels = cv2.connectedComponents((rel < flat_level).astype(np.uint8), connectivity=4)
-    dark = _darker(rect, labels, count)
+    grey = _cell_grey(rect)
+    dark = _darker(grey, labels, count)
     best = 0
-    marks, bare = foreign, None
+    marks, bare, lit = foreign, None, None
     for i in range(1, count):
-        cells = np.argwhere(labels == i)
+        group = labels == i
+        cells = np.argwhere(group)
         if len(cells) <= best:
             continue
         squares = {(int(a) // CELLS, int(b) // CELLS) for a, b in cells}
         if not _lies_on(squares, unclear, marks) and seamless is not None and bare is None:
             bare = seamless()
             marks = foreign | bare
-        if _lies_on(squares, unclear, marks):
+        if not _lies_on(squares, unclear, marks):
+            continue
+        # Glare changes no tile corner's colour (nothing foreign on it), fades out (no outline) and keeps
+        # the tiles' seams in linear light (light added): all three, or the group is a surface.
+        if _lies_on(squares, set(), foreign) or not _fading(group, strength, grey, glare, pawns):
+            best = len(cells)
+            continue
+        if lit is None:
+            lit = light_seams(rect) >= seam_keep
+        if not _keeps_seams(cells, lit):
             best = len(cells)
     return best, dark
 
 
-def _darker(rect: Rectified, labels: np.ndarray, count: int) -> int:
-    """Size of the largest labelled group of cells whose mean grey is under the board's darkest tenth of cells.
+def _keeps_seams(cells: np.ndarray, lit: np.ndarray) -> bool:
+    """Do all the tile corners of a group of flat cells (``cells``: their 14x14 indices) keep their seams in
+    linear light (``lit``: 8x8, :func:`vision.occlusion_lattice.light_seams` at least ``seam_keep``)?
+
+    Each half-tile cell holds one tile corner. A lamp's glare adds light: the log grey of the
+    tiles under it goes flat, while in linear light the tiles' edges and the gaps between them
+    are as strong as anywhere (spent fo_day 0034: 1.6-2.0x the board's median point). An opaque
+    surface hides them, even a defocused pale hand without a colour of its own or a sharp outline
+    (spent tr_occ 0016: 0.72 and 0.87 at two of its corners).
+    """
+    points = {((int(a) + 1) // CELLS, (int(b) + 1) // CELLS) for a, b in cells}
+    return all(bool(lit[p]) for p in points)
+
+
+def _cell_grey(rect: Rectified) -> np.ndarray:
+    """14x14 mean grey level per half-tile cell."""
+    grey = cv2.cvtColor(_tile_area(rect), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    k = SIZE * CELLS
+    return cv2.resize(grey, (k, k), interpolation=cv2.INTER_AREA)
+
+
+def _fading(group: np.ndarray, strength: np.ndarray, grey: np.ndarray, glare: np.ndarray, pawns: np.ndarray) -> bool:
+    """Is this group of flat cells (14x14 booleans) the core of a lamp's glare fading out, not an object?
+
+    Glare is light added over part of the board: brighter than the board's median cell, and
+    it fades. Every cell around its flat core is itself washed out part of the way: brighter
+    than the board's median cell and with less structure than it (``strength``, relative to
+    the median cell), or in a blown-out glare's halo (``glare``). A card, a cup, a phone or a
+    hand has an outline: beside it lies a cell with its own edge or the tiles' full structure,
+    or a cell in the board's own light. Cells where a pawn stands (``pawns``) say nothing.
+    Judged only for a group with no foreign tile corner on its tiles (glare pulls the walls'
+    colour toward white at most; the pale hands whose flat cells looked like this, 3 of 348
+    groups, brought a colour of their own to a corner there). The twin of
+    :func:`vision.occlusion_lattice._veil_cores` for flat cells. A fourth-renderer
+    glare over a clean board's left edge (spent fo_day 0034: 5 flat cells on the tile it made
+    unclear, read "something lying on the board") had every cell around it at 0.38-0.75 of the
+    median structure and 1.35x its grey or more; the cards laid on boards had a cell beside them
+    at 1.12x the median structure or more, and the hands one or the other.
+    """
+    level = float(np.median(grey))
+    if float(grey[group].mean()) <= level:
+        return False
+    cross = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
+    ring = cv2.dilate(group.astype(np.uint8), cross).astype(bool) & ~group & ~pawns
+    washed = glare | ((strength < 1.0) & (grey > level))
+    return bool(ring.any()) and bool(washed[ring].all())
+
+
+def _darker(cells: np.ndarray, labels: np.ndarray, count: int) -> int:
+    """Size of the largest labelled group of cells whose mean grey (``cells``, :func:`_cell_grey`) is under the
+    board's darkest tenth of cells.
 
     Every half tile holds a wall and a corridor corner, so a real board's cells are never
     flat; glare (light added) flattens cells but makes them brighter, and a shadow (light
@@ -136,9 +205,6 @@ def _darker(rect: Rectified, labels: np.ndarray, count: int) -> int:
     """
     if count <= 1:
         return 0
-    grey = cv2.cvtColor(_tile_area(rect), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    k = SIZE * CELLS
-    cells = cv2.resize(grey, (k, k), interpolation=cv2.INTER_AREA)
     level = float(np.percentile(cells, 10))
     sizes = [int((labels == i).sum()) for i in range(1, count) if float(cells[labels == i].mean()) < level]
     return max(sizes, default=0)

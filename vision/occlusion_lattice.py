@@ -142,6 +142,33 @@ def lattice_structure(rect: Rectified, reach: float = 0.15, clip_level: float = 
 #: Log grey level per 8-bit grey value (offset: the darkest levels are mostly noise).
 _LOG_GREY = np.log(np.arange(256, dtype=np.float32) + 8.0)
 
+#: Linear light per 8-bit grey value (gamma 2.2 decoded, x255): the light the camera received.
+_LINEAR_GREY = ((np.arange(256, dtype=np.float32) / 255.0) ** 2.2 * 255.0).astype(np.float32)
+
+
+def light_seams(rect: Rectified, reach: float = 0.15, fine: float = 1.0, coarse: float = 4.0) -> np.ndarray:
+    """8x8 seam strength in linear light (relative to the board's median point), :func:`lattice_structure`'s twin.
+
+    Light added over the board (a lamp's glare) leaves the linear-light differences between
+    the tiles' edges, their gaps and the walls as they were, while the log grey loses them in
+    the added light; a surface over the point (a card, a cup, a hand) hides both. Only the
+    structure at the seams' scale counts: the linear grey is band-passed (Gaussian ``fine``
+    minus ``coarse`` pixels of a 48 px tile), since the sensor's noise grows with the light and
+    a smooth light gradient over a bright surface is large in linear light but no seam.
+    Only measured on the rare frames with a flat group to judge (~2 ms).
+    """
+    t, m = rect.tile_px, rect.margin_px
+    lo, hi = m - 1, m + SIZE * t + 1
+    light = cv2.LUT(cv2.cvtColor(rect.image[lo:hi, lo:hi], cv2.COLOR_BGR2GRAY), _LINEAR_GREY)
+    band = cv2.GaussianBlur(light, (0, 0), fine) - cv2.GaussianBlur(light, (0, 0), coarse)
+    grad = np.abs(cv2.Sobel(band, cv2.CV_32F, 1, 0, ksize=3))
+    grad += np.abs(cv2.Sobel(band, cv2.CV_32F, 0, 1, ksize=3))
+    y0, y1 = _patch_bounds(t, reach)
+    y0, y1 = y0 + 1, y1 + 1  # in the crop
+    area = (y1 - y0)[:, None] * (y1 - y0)[None, :]
+    seams = _box_sums(cv2.integral(grad), y0, y1) / area
+    return seams / max(float(np.median(seams)), 1e-6)
+
 
 def _patch_bounds(t: int, reach: float) -> tuple[np.ndarray, np.ndarray]:
     """Start and stop (tile-area pixels, one axis) of the 8 lattice lines' patches, ``reach`` tiles each way.
