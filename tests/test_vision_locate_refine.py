@@ -6,6 +6,7 @@ import numpy as np
 
 from tests.support.pose_sweep import pose_of, steer
 from vision.locate import DEFAULT_CONFIG
+from vision.locate_lattice import periodic_centre
 from vision.locate_refine import Refined, kept_fit
 
 CORNERS_LAST = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
@@ -64,3 +65,20 @@ def test_steering_turns_the_board_about_the_lens_centre_and_keeps_it_in_view() -
     small, corners = steer(image, quad, roll=-30.0, size=(640, 480))
     assert small.shape == (480, 640, 3)
     np.testing.assert_allclose(corners, moved / 2.0, atol=1e-9)
+
+
+def test_periodic_centre_is_the_boards_not_a_few_glowing_marks() -> None:
+    # A 7x7 lattice of ordinary seams (pitch 10) on the left, and on the right one row of
+    # glowing marks at the same spacing, each forty times stronger: the window where the
+    # gradient repeats is still the board's (at night pictures and pawns glow like that).
+    pitch = 10
+    gu = np.zeros((120, 200), np.float32)
+    gv = np.zeros_like(gu)
+    seams = np.arange(20, 20 + 8 * pitch, pitch)
+    gu[20:90, seams] = 1.0
+    gv[np.ix_(seams, np.arange(20, 90))] = 1.0
+    marks = np.arange(120, 190, pitch)
+    gu[58:62, marks] = 40.0
+    centre = periodic_centre(gu, gv, float(pitch))
+    assert centre is not None
+    assert np.linalg.norm(centre - [55.0, 55.0]) < 2 * pitch
