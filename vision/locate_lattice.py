@@ -384,6 +384,13 @@ def periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray 
     p = round(pitch)
     if 7 * pitch > 1.05 * max(h, w) or p < 4 or 2 * p >= min(h, w):
         return None
+    # No pixel may count for more than a strong seam: at night glowing pictures, pawns and
+    # the frame's marks outweighed every seam of the board (a fifth-renderer night board was
+    # placed two tiles off, its grid refuted, the board "not found"). The 99th percentile
+    # of the gradient (of every 4th pixel: ~0.05 ms) is still an edge's, and clips only those.
+    top = float(np.percentile(np.abs(np.concatenate([gu[::4, ::4].ravel(), gv[::4, ::4].ravel()])), 99.0))
+    if top > 0:
+        gu, gv = np.clip(gu, -top, top), np.clip(gv, -top, top)
     periodic = np.zeros_like(gu)
     periodic[:, p:-p] = gu[:, p:-p] * (gu[:, 2 * p :] + gu[:, : -2 * p])
     periodic[p:-p, :] += gv[p:-p, :] * (gv[2 * p :, :] + gv[: -2 * p, :])
