@@ -24,8 +24,10 @@ assumptions of this stage fail, and neither has a fix here yet that holds everyw
   small"), pawns %: ho 94.4 -> 95.2, tr 100 -> 99.1, th 91.8 -> 90.8, fo 90.2 ->
   89.3, f5 89.9 =, fi 88.9 =, r6 61.5 -> 61.8, fresh sixth 60.7 -> 62.4: one pawn
   lost on three renderers for two on the sixth, not kept (at S >= 45: ho +1, th and
-  fo -1, fresh sixth 60.7 -> 59.6).
-  The pieces need a test that they are one lit body, not a lower gate.
+  fo -1, fresh sixth 60.7 -> 59.6; at S >= 60 only where two or more pieces join: ho
+  +1, fo =, fresh sixth 62.9, but r6 61.0 and tr, th one false yellow each, a print's
+  pastel parts joined). The pieces need a test that they are one lit body, not a
+  lower gate.
 * *A pawn of the artwork's hue stands out by being brighter* (``shade_is_artwork``,
   wall test outside the corridor core). A dull or dark pawn on a material of its hue
   (red on brick walls, olive on grass, ochre on sand or stone) is as dark as or
