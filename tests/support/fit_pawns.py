@@ -200,6 +200,7 @@ def fit(
     groups: np.ndarray | None = None,
     board_cap: float | None = None,
     signs_of: Mapping[str, int | None] | None = None,
+    solver: str = "adam",
 ) -> PawnModel:
     """Sign-bounded L2 logistic regression over the features' segments (``knots``; none: linear).
 
@@ -235,11 +236,16 @@ def fit(
     l2_grad = np.concatenate([np.full(k, 2 * l2), [0.0]])
 
     def gradient(theta: np.ndarray) -> np.ndarray:
-        """The gradient of the weighted log loss plus ``l2 * |w|^2`` (the loss itself is never needed)."""
-        s = z @ theta[:k] + theta[k]
-        p = 1.0 / (1.0 + np.exp(-np.clip(s, -50, 50)))
+        """The gradient of the weighted log loss plus ``l2 * |w|^2``."""
+        return loss_and_gradient(theta)[1]
+
+    def loss_and_gradient(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        """The weighted log loss plus ``l2 * |w|^2``, and its gradient."""
+        s = np.clip(z @ theta[:k] + theta[k], -50, 50)
+        p = 1.0 / (1.0 + np.exp(-s))
+        loss = float(sample_w @ (np.logaddexp(0.0, s) - target * s)) + l2 * float(theta[:k] @ theta[:k])
         grad_s = sample_w * (p - target)
-        return np.concatenate([zt @ grad_s, [grad_s.sum()]]) + l2_grad * theta
+        return loss, np.concatenate([zt @ grad_s, [grad_s.sum()]]) + l2_grad * theta
 
     lo = np.array([-np.inf if sign in (None, -1) else 0.0 for sign in signs] + [-np.inf])
     hi = np.array([np.inf if sign in (None, 1) else 0.0 for sign in signs] + [np.inf])
@@ -248,11 +254,38 @@ def fit(
             if name in BOARD_RANGES:  # raw slope <= cap / range, in standardised units
                 bound = board_cap / (BOARD_RANGES[name][1] - BOARD_RANGES[name][0]) * sd[j]
                 lo[j], hi[j] = max(lo[j], -bound), min(hi[j], bound)
-    res_x = _projected_adam(gradient, np.zeros(k + 1), lo, hi)
+    if solver == "lbfgs":
+        res_x = _box_lbfgs(loss_and_gradient, np.zeros(k + 1), lo, hi)
+    else:
+        res_x = _projected_adam(gradient, np.zeros(k + 1), lo, hi)
     w_std, b = res_x[:k], res_x[k]
     w_raw = w_std / sd
     bias = b - float((w_std * mu / sd).sum())
     return PawnModel(knots, tuple(float(f"{v:.4g}") for v in (*w_raw, bias)))
+
+
+def _box_lbfgs(
+    loss_and_gradient: Callable[[np.ndarray], tuple[float, np.ndarray]],
+    start: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+) -> np.ndarray:
+    """Minimise the same convex loss within the box [lo, hi] by L-BFGS-B (scipy): the same optimum as
+    :func:`_projected_adam` in a few hundred evaluations instead of 4000 steps."""
+    try:
+        from scipy.optimize import minimize  # only the fitting tool uses scipy, and only if it is there
+    except ImportError:
+        return _projected_adam(lambda theta: loss_and_gradient(theta)[1], start, lo, hi)
+    bounds = list(zip(np.where(np.isfinite(lo), lo, None), np.where(np.isfinite(hi), hi, None), strict=True))
+    res = minimize(
+        loss_and_gradient,
+        np.clip(start, lo, hi),
+        jac=True,
+        method="L-BFGS-B",
+        bounds=bounds,
+        options={"maxiter": 5000, "ftol": 1e-12, "gtol": 1e-9},
+    )
+    return np.clip(res.x, lo, hi)
 
 
 def _projected_adam(
@@ -386,6 +419,7 @@ class Variant:
     board_cap: float | None = None
     segments: bool = True
     rounds: int = 4
+    solver: str = "lbfgs"  # the same optimum as "adam" (projected Adam steps), ~3x faster
     signs: Mapping[str, int | None] = field(default_factory=lambda: dict(SIGNS))
 
     def signs_used(self) -> dict[str, int | None]:
@@ -411,7 +445,8 @@ def fit_model(train: Sequence[dict[str, np.ndarray]], variant: Variant) -> PawnM
         for d in train:
             fill_set_size(d, model)
         x = np.concatenate([d["features"][~d["night"]] for d in train])
-        model = fit(x, y, variant.l2, knots, groups if variant.per_folder else None, variant.board_cap, signs)
+        groups_used = groups if variant.per_folder else None
+        model = fit(x, y, variant.l2, knots, groups_used, variant.board_cap, signs, solver=variant.solver)
     assert model is not None
     return model
 
