@@ -83,6 +83,10 @@ nothing, label corners): PAWN_MODEL .657; all five renderers, all 23 folders: si
 bag .658; four (without ho/tr/th/fo/f5) .625/.653/.673/.659/.664; all five, n=1 draws
 .629-.681 (mean .656), n=2 .661/.652. Data and renderers move the sixth by draw noise only:
 its losses are 27 pawns with no candidate, ~25 below threshold, ~24 false reports of 271.
+Full pipeline (vision-test pawns on dev day ho/tr/th/fo, /tmp/lead/f5/day, the sixth's 80):
+PAWN_MODEL .927/.991/.928/.893/.873/.613; the fit on all five .889/.991/.918/.892/.942/.594;
+on four without f5 .904/.991/.928/.883/.900/.603; without th .882/.991/.908/.911/.942/.598.
+More data and more renderers do not beat PAWN_MODEL on the unseen sixth: it was kept.
 """
 
 from __future__ import annotations
