@@ -86,7 +86,9 @@ its losses are 27 pawns with no candidate, ~25 below threshold, ~24 false report
 Full pipeline (vision-test pawns on dev day ho/tr/th/fo, /tmp/lead/f5/day, the sixth's 80):
 PAWN_MODEL .927/.991/.928/.893/.873/.613; the fit on all five .889/.991/.918/.892/.942/.594;
 on four without f5 .904/.991/.928/.883/.900/.603; without th .882/.991/.908/.911/.942/.598.
-More data and more renderers do not beat PAWN_MODEL on the unseen sixth: it was kept.
+A second sixth set (80 day, seeds 2649100+): pipeline PAWN_MODEL .635, all five .620, four
+without f5 .623 (label corners .721/.709/.719). More data and more renderers do not beat
+PAWN_MODEL on the unseen sixth: it was kept.
 """
 
 from __future__ import annotations
