@@ -5,6 +5,13 @@ straight, a corner or a T), with the posterior of that shape as confidence;
 movable squares lean on the editions' inventories (most movable tiles are
 straights or corners), fixed squares on their known shape.
 
+The board as a whole holds an edition's inventory less the spare tile: 5 or 6 Ts
+and 11-13 straights on the 33 movable squares, in every edition (:func:`in_inventory`).
+Per-tile decoding ignores it; a tile whose deciding side no camera saw (under two or
+three tall pawns, the paint's guess) can make a seventh T or a fourteenth straight.
+Those boards (only those: the check is a count) get the most likely class assignment
+within the allowed counts, which changes the tiles whose evidence costs least.
+
 Why a treasure picture does not constrain the shape (measured, not kept). Every
 edition prints pictures only on Ts and corners (FORMATS.md §2), so a pictured
 movable tile "cannot" be a straight and a plain one "cannot" be a T. On the dev
@@ -28,7 +35,7 @@ import numpy as np
 
 from companion.board import EDITIONS, FIXED_TILES, SIZE, Tile, distinct_rotations
 
-__all__ = ["SHAPES", "SHAPE_SIDES", "decode", "posterior_of", "shape_prior"]
+__all__ = ["SHAPES", "SHAPE_SIDES", "decode", "in_inventory", "posterior_of", "shape_prior"]
 
 SHAPES = np.array([int(t) for t in Tile])
 #: open/closed of each side (N E S W) for each of the ten shapes, shape (10, 4)
@@ -87,3 +94,65 @@ def shape_prior(strength: float) -> np.ndarray:
     for (r, c), tile in FIXED_TILES.items():
         prior[r, c] = np.where(int(tile) == SHAPES, 0.0, -strength)
     return prior
+
+
+#: Class of each of the ten shapes (order of :class:`Tile`): 0 corner, 1 straight, 2 T.
+_CLASS = np.array([2 if bin(int(s)).count("1") == 3 else (1 if int(s) in (5, 10) else 0) for s in SHAPES])
+_MOVABLE = np.array([(r, c) not in FIXED_TILES for r in range(SIZE) for c in range(SIZE)]).reshape(SIZE, SIZE)
+
+
+@cache
+def _board_counts() -> frozenset[tuple[int, int]]:
+    """(Ts, straights) the 33 movable squares can hold: an edition's inventory less the spare tile."""
+    allowed = set()
+    for edition in EDITIONS.values():
+        classes = [_CLASS[int(np.flatnonzero(int(t) == SHAPES)[0])] for t, _ in edition.movable_tiles()]
+        counts = np.bincount(classes, minlength=3)
+        for spare in range(3):
+            if counts[spare]:
+                left = counts.copy()
+                left[spare] -= 1
+                allowed.add((int(left[2]), int(left[1])))
+    return frozenset(allowed)
+
+
+def in_inventory(prob: np.ndarray, log_prior: np.ndarray, shapes: np.ndarray) -> np.ndarray:
+    """``shapes`` (7, 7) with the movable squares' counts of Ts and straights made an edition's.
+
+    Every edition has 34 movable tiles, 6 of them Ts (FORMATS.md §2); the board holds
+    all but the spare. A tile read as a T on a board already showing six, or as a
+    straight past the inventory, is one whose evidence is weakest (a side no camera
+    saw under a pawn): the most likely assignment of classes within the allowed counts
+    (a small dynamic programme over the squares) changes the tiles that cost least.
+    Boards whose counts are possible (nearly all) are returned as they are.
+    """
+    movable = shapes[_MOVABLE]
+    cls = _CLASS[np.argmax(movable[:, None] == SHAPES, axis=1)]
+    allowed = _board_counts()
+    if (int((cls == 2).sum()), int((cls == 1).sum())) in allowed:
+        return shapes
+    post = np.log(np.maximum(_shape_posterior(prob, log_prior)[_MOVABLE], 1e-300))  # (33, 10)
+    per_class = [np.where(_CLASS[None, :] == k, post, -np.inf) for k in range(3)]
+    best = np.stack([p.max(axis=1) for p in per_class], axis=1)
+    arg = np.stack([p.argmax(axis=1) for p in per_class], axis=1)
+    n_t, n_i = max(t for t, _ in allowed) + 1, max(i for _, i in allowed) + 1
+    score = np.full((n_t, n_i), -np.inf)
+    score[0, 0] = 0.0
+    choice = np.zeros((len(best), n_t, n_i), dtype=np.int8)
+    for k, (s_l, s_i, s_t) in enumerate(best):
+        options = np.full((3, n_t, n_i), -np.inf)
+        options[0] = score + s_l
+        options[1, :, 1:] = score[:, :-1] + s_i
+        options[2, 1:, :] = score[:-1, :] + s_t
+        choice[k] = options.argmax(axis=0)
+        score = options.max(axis=0)
+    t, i = max(allowed, key=lambda ti: score[ti])
+    if not np.isfinite(score[t, i]):
+        return shapes
+    picked = np.empty(len(best), dtype=np.int64)
+    for k in range(len(best) - 1, -1, -1):
+        picked[k] = choice[k, t, i]
+        t, i = t - (picked[k] == 2), i - (picked[k] == 1)
+    out = shapes.copy()
+    out[_MOVABLE] = SHAPES[arg[np.arange(len(best)), picked]]
+    return out

@@ -134,6 +134,8 @@ class TilesConfig:
       them. On true-3D frames (tall pawns leaning over the arms) 0 or 0.25 let the
       visible sides decide; 0 dropped a side whose both bands a pawn's head covered
       while the inpainting had continued its corridor right (held-out occ).
+    * ``inventory``: decode the board within an edition's counts of Ts and straights
+      (:func:`vision.tile_decode.in_inventory`) when the per-tile shapes exceed them.
     """
 
     corner_lo: float = 0.07
@@ -156,6 +158,7 @@ class TilesConfig:
     foreign_sigma: float = 6.0
     board_share: float = 0.6
     painted_weight: float = 0.25
+    inventory: bool = True
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
     shadow_explains: bool = True

@@ -26,6 +26,8 @@ so is a side read as the darker surface whose chroma (both bands) says the light
 No tile has four openings or fewer than two: four open-looking sides in the usual
 band hand the decision to the border band (as far as all four look open), and a tile
 whose four sides all look closed (washed out) chooses its shape against itself.
+A board whose shapes add up to more Ts or straights than any edition has is decoded
+again within the inventory (:func:`vision.tile_decode.in_inventory`).
 At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
 """
@@ -40,7 +42,7 @@ import numpy as np
 from companion.board import FIXED_TILES, SIZE, Square, Tile
 from companion.observation import TileReading
 from vision.rectify import Rectified
-from vision.tile_decode import decode, posterior_of, shape_prior
+from vision.tile_decode import decode, in_inventory, posterior_of, shape_prior
 from vision.tile_features import (
     DEFAULT_CONFIG,
     FIXED_EDGES,
@@ -87,7 +89,7 @@ _FIXED_SQUARES[tuple(np.array(sorted(FIXED_TILES)).T)] = True
 
 
 def tiles_for_lighting(config: TilesConfig | None, lighting: str) -> TilesConfig:
-    """The tile settings for a frame's lighting: at night, ``ends_at_depth``.
+    """The tile settings for a frame's lighting: at night, ``ends_at_depth`` and no ``inventory``.
 
     At night the corridor is often the darker surface (glowing walls), so a gap between
     displaced tiles or a seam along a border looks like corridor to the band hugging it;
@@ -95,9 +97,12 @@ def tiles_for_lighting(config: TilesConfig | None, lighting: str) -> TilesConfig
     24 wrong tiles -> 16 on 70 frames). By day the corner reference stays: against the
     ends at depth a tile under a hand read clear, and the occlusion check needs it
     unclear (third renderer: 3 more frames with hands, of 44, read as boards).
+    The inventory check (``inventory``) is a day rule: at night a tile's class evidence is
+    spread thin, and the cheapest change was as often a right tile (nine night sets of the
+    five renderers: 21 wrong tiles -> 18, but two sets lost one each).
     """
     cfg = config or DEFAULT_CONFIG
-    return replace(cfg, ends_at_depth=True) if lighting == "night" else cfg
+    return replace(cfg, ends_at_depth=True, inventory=False) if lighting == "night" else cfg
 
 
 def _excluded_grid(exclude: Iterable[Square] | None) -> np.ndarray:
@@ -363,8 +368,13 @@ def read_tiles(
     # a corner: the less closed one opens), while the confidence comes from the edges.
     prior = shape_prior(cfg.fixed_prior)
     choose = _washed_out_relative(logit, excluded)
-    shapes, _ = decode(_side_probabilities(choose, excluded, cfg.decode_floor, cfg), prior)
+    choose_prob = _side_probabilities(choose, excluded, cfg.decode_floor, cfg)
+    shapes, _ = decode(choose_prob, prior)
+    # The confidence stays the evidence's for its own best shape: the occlusion check weighs
+    # how clearly each tile was seen, which the board's inventory does not change.
     conf = posterior_of(prob, shapes, prior)
+    if cfg.inventory:
+        shapes = in_inventory(choose_prob, prior, shapes)
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
     # tolist(): the same Python ints and floats as converting element by element, made at once.
