@@ -130,6 +130,22 @@ class OcclusionConfig:
     from the edge always had a neighbour pulled at most 0.08; n4's clean third-renderer day 0020
     (a hazy corner, "6 tile corners covered") had all its neighbours at 0.53-0.68, and another
     clean hazy cluster (not from the edge, not flagged) 0.27: 0.3 lies between.
+    ``lit_lost``/``lit_edge``: a foreign tile corner brighter than the board's median point that keeps
+    ``seam_keep`` to ``lit_edge`` of the median seam strength in linear light (measured over its colour
+    patch, band-passed 1-2 px) is lit by a lamp, not covered (:func:`vision.occlusion_lattice._lit_seams`),
+    unless a point of its cluster is under ``lit_lost`` (the cluster hides the seams somewhere: a
+    surface). Light added leaves the seams as they were; structure over ``lit_edge`` is an edge of
+    its own (skin the size of a tile corner whose outline crosses the patch: 5-13x). The sixth
+    renderer's lamps are of any colour: a cool glare took grey walls past white toward cyan, a warm
+    one toward orange, beyond what the glare line and the veil rule excuse (5 of 100 clean
+    sixth-renderer day frames and 1 of the 17 clean frames of its occluded sets flagged, "6 tile
+    corners covered from its edge", "something lying on the board", "2-4 frame segments hidden");
+    their points kept 0.72-1.95 (most over 0.9). Bright outlined skin keeps 1-2.7 at some points
+    too (o9 fo_occ 0004, a hand lost without the veto), but the same cluster had a point at 0.19;
+    the lowest point of a glare's cluster was 0.65 (an LED pool beside it): 0.3 and 0.5 give the
+    same result, 0.7 keeps that glare flagged. With the full reader's inputs (its own corners) on
+    1133 clean, 357 occluded and 385 object-laden frames of six renderers: clean flagged 10 -> 4,
+    hands and objects missed 55 -> 55.
     ``min_bridged_seen``: a from-edge cluster is also counted through the points a pawn hides
     when at least this many of its points lie outside every pawn (a pawn found on a hand cut its
     corners apart; :func:`vision.occlusion._bridged_cluster`). On 348 clean frames no pawn-hidden
@@ -212,6 +228,8 @@ class OcclusionConfig:
     seamless_level: float = 0.1
     seamless_quality: float = 0.97
     veil_fade: float = 0.3
+    lit_lost: float = 0.5
+    lit_edge: float = 3.0
     min_bridged_seen: int = 3
     spill_cos: float = 0.7
     spill_share: float = 0.25

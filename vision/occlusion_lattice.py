@@ -72,8 +72,9 @@ def lattice_foreign(
     a point that keeps the seams of separate tiles (a coloured light pool or a
     shadow bar tints them, a hand hides them) and a point blown out to the
     sensor's limit (its colour is gone, not changed) when the walls could be what
-    blew out (:func:`_blown_walls`). ``colours``: :func:`lattice_colours`, when the
-    caller has them.
+    blew out (:func:`_blown_walls`). And a point lit by a lamp of any colour: brighter, with
+    the seams still there in linear light (:func:`_lit_seams`). ``colours``:
+    :func:`lattice_colours`, when the caller has them.
     """
     cfg = config or OcclusionConfig()
     samples = lattice_colours(rect, cfg) if colours is None else colours
@@ -88,7 +89,40 @@ def lattice_foreign(
     foreign &= ~_veil_cores(samples, ref, foreign, cfg.veil_fade)
     seams, clipped = lattice_structure(rect, cfg.seam_patch, cfg.clip_level)
     blown = (clipped > 0.5) & _blown_walls(samples, ref, threshold)
-    return foreign & (seams < cfg.seam_keep) & ~blown
+    foreign &= (seams < cfg.seam_keep) & ~blown
+    if foreign.any():
+        foreign &= ~_lit_seams(rect, samples, ref, foreign, cfg)
+    return foreign
+
+
+def _lit_seams(
+    rect: Rectified, samples: np.ndarray, ref: np.ndarray, foreign: np.ndarray, cfg: OcclusionConfig
+) -> np.ndarray:
+    """Which lattice points look lit, not covered: brighter than the board's median point and keeping
+    the tiles' seams in linear light as they were (:func:`light_seams` over the colour patch,
+    ``lattice_patch``, band-passed 1-2 px: between ``seam_keep`` and ``lit_edge`` of the median point).
+
+    A lamp's glare is the lamp's colour, which need not be white (a cool lamp pulls grey walls
+    past white toward blue, a warm one toward orange), so its colour alone cannot tell it from
+    a hand. But it is light added over the board: the linear-light differences between the
+    tiles' edges, their gaps and the walls stay under it while its log grey loses them
+    (:func:`lattice_structure`); a hand, a sleeve or a card over the point hides both. The fine band
+    and the small patch keep the outline of a surface just beside the point out; a surface whose own
+    edge crosses the patch makes structure stronger than any seam (over ``lit_edge``). Bright skin
+    with a finger's outline is a strong edge in linear light too, so a cluster is judged as one
+    thing: when any of its points has lost the seams (under ``lit_lost`` of the median point, the
+    smooth skin between the outlines) none of it is excused. Measured only on frames with a
+    foreign point left (~2 ms there; see ``lit_lost`` in :class:`OcclusionConfig` for the figures).
+    """
+    seams = light_seams(rect, cfg.lattice_patch, 1.0, 2.0)
+    kept = (seams >= cfg.seam_keep) & (seams <= cfg.lit_edge)
+    lit = foreign & (samples[..., 2] > ref[2]) & kept
+    count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
+    for i in range(1, count):
+        cluster = labels == i
+        if bool((seams[cluster] < cfg.lit_lost).any()):
+            lit &= ~cluster
+    return lit
 
 
 def _blown_walls(samples: np.ndarray, ref: np.ndarray, threshold: float) -> np.ndarray:

@@ -1,0 +1,106 @@
+"""Glare spots of a lamp of any colour: light added over the tile corners, not a hand over them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.occlusion import OcclusionConfig, lattice_foreign
+from vision.occlusion_lattice import light_seams
+from vision.rectify import Rectified
+
+T, M = 48, 36
+
+
+def _seams(rect: Rectified) -> np.ndarray:
+    """Linear-light seam strength at the scale the lit rule judges (:func:`vision.occlusion_lattice._lit_seams`)."""
+    return light_seams(rect, OcclusionConfig().lattice_patch, 1.0, 2.0)
+
+
+def _seamed_walls(colour: tuple[int, int, int] = (100, 100, 115), seams: bool = True) -> Rectified:
+    """A rectified view of warm grey walls with a little texture and (``seams``) dark seams between the tiles."""
+    side = 7 * T + 2 * M
+    rng = np.random.default_rng(7)
+    image = np.clip(np.array(colour, np.float32) + rng.normal(0, 3, (side, side, 3)), 0, 255).astype(np.uint8)
+    if seams:
+        image[:, M::T] //= 2
+        image[M::T, :] //= 2
+    return Rectified(image=image, tile_px=T, margin_px=M, homography=np.eye(3), corners=np.zeros((4, 2)))
+
+
+def _lamp_glare(rect: Rectified, centre: tuple[float, float], colour: tuple[float, float, float]) -> Rectified:
+    """``rect`` with a lamp's glare of ``colour`` (BGR, linear light) added around ``centre`` (lattice units)."""
+    side = rect.image.shape[0]
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float32)
+    cy, cx = (M + c * T for c in centre)
+    blob = np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * (0.9 * T) ** 2))[..., None]
+    linear = (rect.image.astype(np.float32) / 255.0) ** 2.2 + blob * np.array(colour, np.float32)
+    image = (np.clip(linear, 0.0, 1.0) ** (1 / 2.2) * 255.0).astype(np.uint8)
+    return Rectified(image=image, tile_px=T, margin_px=M, homography=np.eye(3), corners=np.zeros((4, 2)))
+
+
+def _paint(rect: Rectified, points: list[tuple[int, int]], colour: tuple[int, int, int]) -> Rectified:
+    image = rect.image.copy()
+    for i, j in points:
+        image[M + i * T - 16 : M + i * T + 16, M + j * T - 16 : M + j * T + 16] = colour
+    return Rectified(image=image, tile_px=T, margin_px=M, homography=np.eye(3), corners=np.zeros((4, 2)))
+
+
+#: The veil rule (a haze fading out toward white) off: a cool glare over grey walls passes through white on
+#: its way out and would be excused as a veil; these tests judge the lit-seams rule alone.
+ON = OcclusionConfig(veil_fade=99.0)
+OFF = OcclusionConfig(veil_fade=99.0, lit_lost=99.0)  # every cluster "lost its seams": the rule off
+
+
+def test_a_cool_lamps_glare_keeps_the_seams_and_is_not_foreign() -> None:
+    """A cool lamp pulls grey walls past white toward blue (no glare line explains it), but the light is
+    added: the seams stay in linear light, so the corners under it are the board."""
+    walls = _seamed_walls()
+    glare = _lamp_glare(walls, (0.5, 5.5), (0.5, 0.3, 0.0))
+    under = [(0, 5), (0, 6), (1, 5), (1, 6)]
+    assert lattice_foreign(glare, OFF)[tuple(np.array(under).T)].all()  # foreign by colour alone
+    assert _seams(glare)[tuple(np.array(under).T)].min() >= ON.seam_keep
+    assert not lattice_foreign(glare, ON).any()
+
+
+def test_a_warm_lamps_glare_over_the_edge_is_not_foreign() -> None:
+    glare = _lamp_glare(_seamed_walls(), (2.0, 0.0), (0.15, 0.35, 0.7))
+    assert lattice_foreign(glare, OFF).sum() == 4  # (1, 0), (2, 0), (2, 1), (3, 0): from the edge
+    assert not lattice_foreign(glare).any()
+
+
+def test_a_hand_over_the_corners_stays_foreign_under_the_same_light() -> None:
+    """Skin hides the seams: smooth, it is foreign with or without the rule."""
+    walls = _seamed_walls()
+    fingers = [(0, 2), (1, 2), (2, 2), (2, 3)]
+    hand = _paint(walls, fingers, (150, 175, 225))
+    assert lattice_foreign(hand).sum() == len(fingers)
+
+
+def test_a_bright_outlined_hand_is_foreign_as_a_whole() -> None:
+    """Bright skin with finger outlines: at bright levels a faint outline is a strong edge in linear light
+    (fourth-renderer o9 fo_occ 0004: 1.1-4x the board's seams), so three of the hand's corners look lit. But
+    one corner of the same cluster hides the seams: the cluster is a surface, none of it is excused."""
+    walls = _seamed_walls()
+    fingers = [(0, 2), (1, 2), (2, 2), (2, 3)]
+    hand = _paint(walls, fingers, (170, 195, 240))
+    for i, j in fingers[1:]:  # outlines across three of the corners, where the wall seams were
+        hand.image[M + i * T - 16 : M + i * T + 16, M + j * T - 1 : M + j * T + 1] = (155, 180, 225)
+        hand.image[M + i * T - 1 : M + i * T + 1, M + j * T - 16 : M + j * T + 16] = (155, 180, 225)
+    seams = _seams(hand)
+    assert seams[0, 2] < ON.lit_lost  # smooth skin
+    assert all(ON.seam_keep <= seams[i, j] <= ON.lit_edge for i, j in fingers[1:])  # the outlines
+    assert lattice_foreign(hand).sum() == len(fingers)
+    assert lattice_foreign(hand, OcclusionConfig(lit_lost=0.0)).sum() == 1  # without the cluster's veto
+
+
+def test_an_edge_of_its_own_is_not_light_added() -> None:
+    """Skin just the size of a tile corner on walls whose seams barely show: its own outline makes the point's
+    linear-light structure several times the board's. Light added keeps the seams as they were; structure
+    that strong is an edge of its own, a surface, and stays foreign even with no smooth point to veto."""
+    corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]
+    skin = _seamed_walls((40, 150, 60), seams=False)  # green hedge walls, texture only
+    for i, j in corners:
+        skin.image[M + i * T - 8 : M + i * T + 8, M + j * T - 8 : M + j * T + 8] = (120, 150, 210)
+    assert _seams(skin)[tuple(np.array(corners).T)].min() > ON.lit_edge
+    assert lattice_foreign(skin).sum() == len(corners)
+    assert lattice_foreign(skin, OcclusionConfig(lit_edge=99.0)).sum() == 0  # without the bound
