@@ -10,7 +10,9 @@ and 11-13 straights on the 33 movable squares, in every edition (:func:`in_inven
 Per-tile decoding ignores it; a tile whose deciding side no camera saw (under two or
 three tall pawns, the paint's guess) can make a seventh T or a fourteenth straight.
 Those boards (only those: the check is a count) get the most likely class assignment
-within the allowed counts, which changes the tiles whose evidence costs least.
+within the allowed counts, which changes the tiles whose evidence costs least, and only
+on sides the camera did not clearly see: any board of the ten shapes is a legal position,
+so a board drawn outside the inventory, clearly seen, is read as drawn.
 
 Why a treasure picture does not constrain the shape (measured, not kept). Every
 edition prints pictures only on Ts and corners (FORMATS.md §2), so a pictured

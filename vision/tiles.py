@@ -27,7 +27,8 @@ No tile has four openings or fewer than two: four open-looking sides in the usua
 band hand the decision to the border band (as far as all four look open), and a tile
 whose four sides all look closed (washed out) chooses its shape against itself.
 A board whose shapes add up to more Ts or straights than any edition has is decoded
-again within the inventory (:func:`vision.tile_decode.in_inventory`).
+again within the inventory (:func:`vision.tile_decode.in_inventory`), changing only sides
+the camera did not clearly see (:func:`_unseen_sides`); otherwise it stays as read.
 At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
 """
