@@ -10,7 +10,9 @@ and 11-13 straights on the 33 movable squares, in every edition (:func:`in_inven
 Per-tile decoding ignores it; a tile whose deciding side no camera saw (under two or
 three tall pawns, the paint's guess) can make a seventh T or a fourteenth straight.
 Those boards (only those: the check is a count) get the most likely class assignment
-within the allowed counts, which changes the tiles whose evidence costs least.
+within the allowed counts, which changes the tiles whose evidence costs least, and only
+on sides the camera did not clearly see: any board of the ten shapes is a legal position,
+so a board drawn outside the inventory, clearly seen, is read as drawn.
 
 Why a treasure picture does not constrain the shape (measured, not kept). Every
 edition prints pictures only on Ts and corners (FORMATS.md §2), so a pictured
@@ -116,7 +118,9 @@ def _board_counts() -> frozenset[tuple[int, int]]:
     return frozenset(allowed)
 
 
-def in_inventory(prob: np.ndarray, log_prior: np.ndarray, shapes: np.ndarray) -> np.ndarray:
+def in_inventory(
+    prob: np.ndarray, log_prior: np.ndarray, shapes: np.ndarray, weak: np.ndarray | None = None
+) -> np.ndarray:
     """``shapes`` (7, 7) with the movable squares' counts of Ts and straights made an edition's.
 
     Every edition has 34 movable tiles, 6 of them Ts (FORMATS.md §2); the board holds
@@ -125,6 +129,13 @@ def in_inventory(prob: np.ndarray, log_prior: np.ndarray, shapes: np.ndarray) ->
     saw under a pawn): the most likely assignment of classes within the allowed counts
     (a small dynamic programme over the squares) changes the tiles that cost least.
     Boards whose counts are possible (nearly all) are returned as they are.
+
+    ``weak`` (7, 7, 4): the sides the camera did not clearly see. The inventory may only
+    decide what the camera did not see: a tile may take another shape only where every
+    side the two shapes differ on is weak, and a board that could only be brought within
+    the counts by changing a clearly seen side is returned as it is. Any board of the ten
+    shapes is a legal position (FORMATS.md), so a renderer or a home-made set that breaks
+    the inventory must still read as drawn. None: every side may change.
     """
     movable = shapes[_MOVABLE]
     cls = _CLASS[np.argmax(movable[:, None] == SHAPES, axis=1)]
@@ -132,6 +143,10 @@ def in_inventory(prob: np.ndarray, log_prior: np.ndarray, shapes: np.ndarray) ->
     if (int((cls == 2).sum()), int((cls == 1).sum())) in allowed:
         return shapes
     post = np.log(np.maximum(_shape_posterior(prob, log_prior)[_MOVABLE], 1e-300))  # (33, 10)
+    if weak is not None:
+        read = SHAPE_SIDES[np.argmax(movable[:, None] == SHAPES, axis=1)]  # (33, 4)
+        differs = SHAPE_SIDES[None, :, :] != read[:, None, :]  # (33, 10, 4)
+        post = np.where((differs & ~weak[_MOVABLE][:, None, :]).any(axis=2), -np.inf, post)
     per_class = [np.where(_CLASS[None, :] == k, post, -np.inf) for k in range(3)]
     best = np.stack([p.max(axis=1) for p in per_class], axis=1)
     arg = np.stack([p.argmax(axis=1) for p in per_class], axis=1)

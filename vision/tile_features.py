@@ -135,7 +135,10 @@ class TilesConfig:
       visible sides decide; 0 dropped a side whose both bands a pawn's head covered
       while the inpainting had continued its corridor right (held-out occ).
     * ``inventory``: decode the board within an edition's counts of Ts and straights
-      (:func:`vision.tile_decode.in_inventory`) when the per-tile shapes exceed them.
+      (:func:`vision.tile_decode.in_inventory`) when the per-tile shapes exceed them,
+      changing only sides the camera did not clearly see: a usual-band box less than
+      ``board_share`` seen (its means are the paint's), a square excluded, or an open
+      probability between 1 - ``inventory_doubt`` and ``inventory_doubt``.
     """
 
     corner_lo: float = 0.07
@@ -159,6 +162,7 @@ class TilesConfig:
     board_share: float = 0.6
     painted_weight: float = 0.25
     inventory: bool = True
+    inventory_doubt: float = 0.9
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
     shadow_explains: bool = True

@@ -27,7 +27,8 @@ No tile has four openings or fewer than two: four open-looking sides in the usua
 band hand the decision to the border band (as far as all four look open), and a tile
 whose four sides all look closed (washed out) chooses its shape against itself.
 A board whose shapes add up to more Ts or straights than any edition has is decoded
-again within the inventory (:func:`vision.tile_decode.in_inventory`).
+again within the inventory (:func:`vision.tile_decode.in_inventory`), changing only sides
+the camera did not clearly see (:func:`_unseen_sides`); otherwise it stays as read.
 At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
 """
@@ -339,6 +340,25 @@ def _side_probabilities(logit: np.ndarray, excluded: np.ndarray, floor: float, c
     return prob
 
 
+def _unseen_sides(
+    prob: np.ndarray, excluded: np.ndarray, visible: tuple[np.ndarray, np.ndarray] | None, cfg: TilesConfig
+) -> np.ndarray:
+    """Sides (7, 7, 4) the camera did not clearly see: the only ones the inventory may change.
+
+    A side is unseen where a pawn covered its usual band's box past ``board_share`` (the
+    read is the inpainting's guess), its square is excluded, or its open probability is in
+    doubt (between 1 - ``inventory_doubt`` and ``inventory_doubt``). A clearly seen side is
+    what the board shows, whatever the inventory says: FORMATS.md accepts any board of the
+    ten shapes, and a renderer drawing such boards (9 Ts, 16 straights: 18 frames of six
+    renderers) lost 4-10 right tiles a frame to the unguarded check (118 wrong -> 4).
+    """
+    doubt = cfg.inventory_doubt
+    weak = ((prob > 1.0 - doubt) & (prob < doubt)) | excluded[..., None]
+    if visible is not None:
+        weak |= visible[0] < cfg.board_share
+    return weak
+
+
 def read_tiles(
     rect: Rectified,
     config: TilesConfig | None = None,
@@ -374,7 +394,7 @@ def read_tiles(
     # how clearly each tile was seen, which the board's inventory does not change.
     conf = posterior_of(prob, shapes, prior)
     if cfg.inventory:
-        shapes = in_inventory(choose_prob, prior, shapes)
+        shapes = in_inventory(choose_prob, prior, shapes, _unseen_sides(choose_prob, excluded, visible, cfg))
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
     # tolist(): the same Python ints and floats as converting element by element, made at once.
