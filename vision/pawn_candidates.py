@@ -58,7 +58,11 @@ lit side whitens toward its highlight just as a pastel does; (c) measured on all
 joinable regions (s6 + r6, th + ho), compactness, a smooth brightness step at the
 piece/added seam (Sobel there <= 1.15x inside) and "added brighter" admit 25 of 309
 artwork regions on the sixth and 29 of 180 on th + ho for 3 of 24 pawn regions: no
-separation at this stage. The remaining misses are mostly cause 2 (a dull red on
+separation at this stage. Giving back instead the artwork-dropped pixels of the
+colour (S >= 90) joined to a small kept piece, compact (>= 0.8 / 0.9 of the hull)
+and within a tile, pawns %: tr 100 -> 90.5 / 92.9, th 91.8 -> 81.3 / 83.7, ho 94.4
+-> 92.1 / 92.8, fi 89.6 -> 88.3 / 89.0, r6 61.8 -> 59.1 / 59.5, fresh sixth 60.0 ->
+57.3 / 59.2, fo =: the material's own patches become blobs that score. The remaining misses are mostly cause 2 (a dull red on
 brick, a dull yellow on beige: 92 % of the hue pixels dropped as artwork) or a
 green pawn on grass; the body cue belongs to the model's features, not to a gate here.
 
