@@ -62,9 +62,10 @@ separation at this stage. Giving back instead the artwork-dropped pixels of the
 colour (S >= 90) joined to a small kept piece, compact (>= 0.8 / 0.9 of the hull)
 and within a tile, pawns %: tr 100 -> 90.5 / 92.9, th 91.8 -> 81.3 / 83.7, ho 94.4
 -> 92.1 / 92.8, fi 89.6 -> 88.3 / 89.0, r6 61.8 -> 59.1 / 59.5, fresh sixth 60.0 ->
-57.3 / 59.2, fo =: the material's own patches become blobs that score. The remaining misses are mostly cause 2 (a dull red on
-brick, a dull yellow on beige: 92 % of the hue pixels dropped as artwork) or a
-green pawn on grass; the body cue belongs to the model's features, not to a gate here.
+57.3 / 59.2, fo =, f5 = / 88.4: the material's own patches become blobs that score.
+The remaining misses are mostly cause 2 (a dull red on brick, a dull yellow on
+beige: 92 % of the hue pixels dropped as artwork) or a green pawn on grass; the
+body cue belongs to the model's features, not to a gate here.
 
 Of the fresh frames' 16 false reports most are printed gems (a pentagon with drawn
 facets, at 0.9+), beetles and a grass corner under a light pool: the model's to weigh.
