@@ -39,6 +39,34 @@ assumptions of this stage fail, and neither has a fix here yet that holds everyw
   chromaticity; what tells them apart is shape (a shadow is attached on the side away
   from the light, a body has shading across it), not colour.
 
+A "one raised body" test for joined pieces (p18, not kept; 40 more sixth frames,
+seeds 2680000+). Pieces of one colour were joined through S >= 60 (artwork dropped
+as above) within a tile of them, and the joined region kept only if compact (>= 0.8
+of its convex hull, not running on past that tile) and its added pixels no brighter
+than its pieces (a shaded side, not a print's pastel). vision-test pawns % on every
+day set (ho 94.4, tr 100, th 91.8, fo 89.2, f5 89.9, fi 89.6, r6 61.8, p17's 40
+sixth 62.4, these 40 60.0) were unchanged with the join only on a colour that has
+no pawn-sized blob (the read_ms-free trigger; with 1 or 2 pieces) and with it on
+every colour and 2 pieces; on every colour and 1 piece r6 61.8 -> 62.6, the rest
+unchanged, at a cost on every frame. Why it does nothing: (a) of the 10 sixth misses
+without a candidate near the pawn (label corners), 7 are of a colour that already has a pawn-sized
+blob elsewhere (a print), so a "no blob of this colour" trigger never looks at them;
+(b) the premise is backwards: in the dull pawns the S >= 90 pieces are the *darker*
+side (relit brightness median 86-136 against 116-188 for the added pixels: blue
+0031/0039, green 0004/0023), since S = chroma / max rises as a paint darkens and the
+lit side whitens toward its highlight just as a pastel does; (c) measured on all
+joinable regions (s6 + r6, th + ho), compactness, a smooth brightness step at the
+piece/added seam (Sobel there <= 1.15x inside) and "added brighter" admit 25 of 309
+artwork regions on the sixth and 29 of 180 on th + ho for 3 of 24 pawn regions: no
+separation at this stage. Giving back instead the artwork-dropped pixels of the
+colour (S >= 90) joined to a small kept piece, compact (>= 0.8 / 0.9 of the hull)
+and within a tile, pawns %: tr 100 -> 90.5 / 92.9, th 91.8 -> 81.3 / 83.7, ho 94.4
+-> 92.1 / 92.8, fi 89.6 -> 88.3 / 89.0, r6 61.8 -> 59.1 / 59.5, fresh sixth 60.0 ->
+57.3 / 59.2, fo =, f5 = / 88.4: the material's own patches become blobs that score.
+The remaining misses are mostly cause 2 (a dull red on brick, a dull yellow on
+beige: 92 % of the hue pixels dropped as artwork) or a green pawn on grass; the
+body cue belongs to the model's features, not to a gate here.
+
 Of the fresh frames' 16 false reports most are printed gems (a pentagon with drawn
 facets, at 0.9+), beetles and a grass corner under a light pool: the model's to weigh.
 """
