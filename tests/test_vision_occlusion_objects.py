@@ -12,7 +12,7 @@ import pytest
 
 from companion.board import random_setup
 from tests.support.board_objects import lay_object
-from vision.occlusion import OcclusionConfig, Signals, decide, lattice_foreign, seamless_corners
+from vision.occlusion import OcclusionConfig, Signals, _marked_group, decide, lattice_foreign, seamless_corners
 from vision.occlusion_flat import CELLS, _relative_strength, flat_groups
 from vision.occlusion_lattice import light_seams
 from vision.reader import BoardReader
@@ -175,3 +175,35 @@ def test_a_glare_fading_out_is_not_something_lying_on_the_board() -> None:
     pale.image[inner, inner] = blurred[inner, inner]
     assert light_seams(pale)[3:5, 3:5].max() < cfg.seam_keep
     assert flat_groups(pale, {(3, 3)}, nothing)[0] >= cfg.min_flat_cells
+
+
+def test_a_blown_out_card_with_an_outline_counts_a_lamps_glare_fading_out_does_not() -> None:
+    """A white card in bright light clips like glare; its sharp edge, not its colour, tells it from light added."""
+    rect = _clean_rect(42, "hedge", "day")
+    nothing = np.zeros((8, 8), bool)
+    measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
+    t, m = rect.tile_px, rect.margin_px
+    cfg = OcclusionConfig()
+    card = dataclasses.replace(rect, image=rect.image.copy())
+    card.image[m + 2 * t : m + 4 * t, m + 2 * t : m + 4 * t] = 255  # 2x2 tiles under a blown-out card
+    assert flat_groups(card, set(), nothing, seamless=measured)[0] >= cfg.min_flat_cells
+    yy, xx = np.mgrid[0 : rect.image.shape[0], 0 : rect.image.shape[1]].astype(np.float32)
+    centre = m + 3 * t
+    light = 400.0 * np.exp(-((yy - centre) ** 2 + (xx - centre) ** 2) / (2 * float(t) ** 2))  # 4 tiles blown out
+    lit = np.clip(rect.image.astype(np.float32) + light[..., None], 0, 255).astype(np.uint8)
+    glare = dataclasses.replace(rect, image=lit)
+    assert flat_groups(glare, set(), nothing, seamless=measured)[0] < cfg.min_flat_cells
+
+
+def test_unclear_tiles_together_with_a_foreign_corner_on_them_are_something_over_the_middle() -> None:
+    """A phone or a cup over the middle: two tiles unclear together and a corner of theirs with a colour of its own."""
+    cfg = OcclusionConfig()
+    foreign = np.zeros((8, 8), bool)
+    foreign[3, 4] = True  # the corner shared by tiles (2,3), (2,4), (3,3), (3,4)
+    assert _marked_group(foreign, {(3, 3), (3, 4)}, cfg.min_marked_low) == 1
+    assert _marked_group(foreign, {(3, 3)}, cfg.min_marked_low) == 0  # one unclear tile: a picture, a shadow
+    assert _marked_group(foreign, {(0, 0), (0, 1)}, cfg.min_marked_low) == 0  # the corner is not theirs
+    assert _marked_group(np.zeros((8, 8), bool), {(3, 3), (3, 4)}, cfg.min_marked_low) == 0  # glare: no colour
+    marked = Signals(0, 1, 0.99, 2, low_cluster=2, marked_low=1)
+    assert decide(marked, "day", cfg)
+    assert decide(marked, "night", cfg) is None  # at night the sensor's noise colours corners: rules of its own

@@ -140,6 +140,7 @@ def signals(
         low_cluster=_largest_group(unclear),
         flat_cells=flat,
         dark_flat=dark,
+        marked_low=_marked_group(foreign, unclear, cfg.min_marked_low),
     )
 
 
@@ -209,6 +210,19 @@ def _bridged_cluster(foreign: np.ndarray, hidden: np.ndarray, min_seen: int) -> 
     return best
 
 
+def _marked_group(foreign: np.ndarray, unclear: set[Square], min_group: int) -> int:
+    """Largest cluster of foreign lattice points (8x8) holding a corner of a group of at least ``min_group``
+    unclear tiles touching (8-neighbours); 0 when there is no such group."""
+    if len(unclear) < min_group or not foreign.any():
+        return 0
+    grid = np.zeros((SIZE, SIZE), dtype=np.uint8)
+    for r, c in unclear:
+        grid[r, c] = 1
+    count, labels = cv2.connectedComponents(grid, connectivity=8)
+    groups = [[(int(r), int(c)) for r, c in np.argwhere(labels == i)] for i in range(1, count)]
+    return max((_largest_cluster(foreign, touching=g) for g in groups if len(g) >= min_group), default=0)
+
+
 def _largest_group(squares: set[Square]) -> int:
     """Size of the largest 8-connected group of ``squares`` on the 7x7 board."""
     grid = np.zeros((SIZE, SIZE), dtype=np.uint8)
@@ -244,6 +258,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"{sig.low_tiles} tiles unclear"
     if sig.low_cluster > cfg.max_low_tiles and (night or sig.band_run > 0 or sig.lattice_from_edge > 0):
         return f"{sig.low_cluster} tiles together unclear (something over the board?)"
+    if not night and sig.marked_low > 0:
+        return f"{sig.low_cluster} tiles together unclear with foreign tile corners on them (something over the board?)"
     if sig.band_run >= cfg.min_band_run:
         return f"hand or object over the board's edge ({sig.band_run} frame segments hidden)"
     if not night and sig.band_alone >= cfg.min_band_alone:

@@ -236,6 +236,7 @@ class OcclusionConfig:
     spill_mix: float = 0.5
     night_lit: float = 1.25
     min_dark_flat_cells: int = 2
+    min_marked_low: int = 2
     judge_gates: bool = True
 
 
@@ -259,7 +260,8 @@ class Signals:
     an unclear tile, a foreign tile corner or (grid quality under ``seamless_quality``) a tile
     corner whose seams are gone (something flat lying on the board); ``dark_flat``: the largest
     group of flat cells darker than the board's darkest tenth of cells, wherever it lies (measured when the
-    flat cells are).
+    flat cells are); ``marked_low``: the largest cluster of foreign lattice points on a group of at least
+    ``min_marked_low`` unclear tiles touching (something with a colour of its own over the middle).
     """
 
     band_run: int
@@ -273,3 +275,4 @@ class Signals:
     lattice_unclear: int = 0
     flat_cells: int = 0
     dark_flat: int = 0
+    marked_low: int = 0

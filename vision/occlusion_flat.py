@@ -14,7 +14,9 @@ read and their corners keep the wall's colour; an object makes the tiles under
 it unclear or brings a colour of its own to their corners. So a group of flat
 cells counts only when it lies on an unclear tile or a foreign tile corner
 (:func:`vision.occlusion_lattice.lattice_foreign`). Blown-out cells with the
-cells around them (the glare's halo) and the squares pawns stand on are left out.
+cells around them (the glare's halo) and the squares pawns stand on are left out,
+except a blown-out flat group with an outline: a white card or a pale hand in bright
+light clips like glare, but light added has no edge (:func:`_blown_surface`).
 
 At night the camera's gain is high: in a dark object (a cup over the glowing walls)
 the sensor's noise alone makes a gradient as strong as the tiles' structure, so the
@@ -35,6 +37,8 @@ from vision.rectify import Rectified
 
 #: Cells per tile side: half tiles, each holding one tile corner and one corner of the centre.
 CELLS = 2
+#: Cells beside a blown-out flat group that must keep the board's median structure (an outline) for a surface.
+OUTLINE_CELLS = 2
 
 
 def _tile_area(rect: Rectified, rim: int = 0) -> np.ndarray:
@@ -98,6 +102,9 @@ def flat_groups(
     out (:func:`_fading`) and all its tile corners keep their seams in linear light (at least
     ``seam_keep`` of the board's median point, :func:`_keeps_seams`).
 
+    A blown-out flat group (glare cells included) with an outline counts on its own, wherever it lies
+    (:func:`_blown_surface`: a white card or a pale hand in bright light).
+
     Second: the largest group of flat cells darker (mean grey) than the board's darkest tenth of cells,
     wherever it lies (:func:`_darker`). Both 0 when nothing is measured.
     """
@@ -112,11 +119,11 @@ def flat_groups(
         return 0, 0
     strength = rel.copy()
     glare = _glare_cells(rect, clip_level)
+    grey = _cell_grey(rect)
+    best = _blown_surface(rel < flat_level, glare, strength, pawns) if glare.any() else 0
     rel[glare] = np.inf
     count, labels = cv2.connectedComponents((rel < flat_level).astype(np.uint8), connectivity=4)
-    grey = _cell_grey(rect)
     dark = _darker(grey, labels, count)
-    best = 0
     marks, bare, lit = foreign, None, None
     for i in range(1, count):
         group = labels == i
@@ -139,6 +146,34 @@ def flat_groups(
         if not _keeps_seams(cells, lit):
             best = len(cells)
     return best, dark
+
+
+def _blown_surface(flat: np.ndarray, glare: np.ndarray, strength: np.ndarray, pawns: np.ndarray) -> int:
+    """Size of the largest group of flat cells (14x14 booleans, glare cells included) reaching into a blown-out
+    area (``glare``, :func:`_glare_cells`) with an outline: at least ``OUTLINE_CELLS`` cells around it (pawns'
+    cells left out) with ``strength`` (relative to the board's median cell) of 1 or more.
+
+    A white card in bright light clips like a lamp's glare, so its flat cells fell in the glare
+    cells left out and counted for nothing: 31 of the 41 cards, cups and phones laid on clean
+    frames of six renderers that were still missed had their flat cells there. Light added has
+    no edge: around a glare's flat core every cell is washed out part of the way, under the board's
+    median structure (1133 clean frames of six renderers: one blown-out flat group had a neighbour
+    at the median structure or more, a pawn's or a picture's edge beside a glare, 2 cells, dev th_day
+    0013). A card or a pale hand has a sharp edge, with the tiles' full structure or the object's own
+    outline just beyond it, on several sides.
+    """
+    count, labels = cv2.connectedComponents(flat.astype(np.uint8), connectivity=4)
+    cross = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
+    kept = strength >= 1.0
+    best = 0
+    for i in range(1, count):
+        group = labels == i
+        if not (group & glare).any() or int(group.sum()) <= best:
+            continue
+        ring = cv2.dilate(group.astype(np.uint8), cross).astype(bool) & ~group & ~pawns
+        if int((kept & ring).sum()) >= OUTLINE_CELLS:
+            best = int(group.sum())
+    return best
 
 
 def _keeps_seams(cells: np.ndarray, lit: np.ndarray) -> bool:
