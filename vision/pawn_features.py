@@ -277,6 +277,25 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
         return np.linalg.lstsq(design, target, rcond=None)[0]
 
 
+# Tried and not kept (p19, label corners, right pawns / false reports per set; dev tr ho th fo,
+# lead f5, spent f5-sets ho tr th fo fi, sixth r6 and /tmp/p17/s6day; base 106/0 115/4 93/2 94/3
+# 60/1 | 117/5 127/0 106/1 98/4 133/4 | 81/11 102/16). The false reports on the fifth and sixth
+# renderers are mostly printed gems centred on their tile (centre_offset ~0.02 vs a pawn's 0.10,
+# elongation ~1.0 vs 1.2, surface 0.6 like a pawn's): drawn facets read as shading.
+# - "Steps": the first (non-robust) quadratic fit's median residual over the median deviation
+#   from the median brightness; above 1 the smooth surface explains nothing (facets, a two-tone
+#   picture). surface / max(1, steps): f5 +2, fi5 +1/-2 false, r6 +2, fho +1, but fo -2, ffo -1,
+#   s6 -1 (false 16 -> 16); squared: fi5 false 4 -> 0, r6 11 -> 8, s6 16 -> 13, far moves on
+#   f5/fi5/r6 15 -> 11, but fo 94 -> 90. The fourth renderer's pawns are flat-shaded boxes: a
+#   real polyhedral solid has facets with hard edges exactly like a drawn gem, so hard internal
+#   edges are not a print's mark. Restricted to blobs not leaning out along the nadir ray
+#   (< 0.05 tile): the same (fo 91). Also smooth_range divided likewise: fo 89.
+# - The cast-shadow ring started 0.06 / 0.09 tile past the blob (a print's drawn halo and outline
+#   left out): s6 +2, r6 -2, fho -1, fth -1, ffo -1 (false unchanged on s6): not the sixth's cause.
+# - The lean as elongation (the blob centroid's outward offset from its tile centre along the
+#   nadir ray, twice over the width, added): right up on most sets (r6 +4, s6 +2, fth +2) but
+#   false reports up everywhere (ho 4 -> 8, tr 0 -> 2, th 2 -> 4): it raises solids, it does not
+#   lower prints; the model's centre_offset term is zero, so the centring itself is unused.
 def _shading(
     raw: np.ndarray, light: np.ndarray | None, value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int
 ) -> tuple[float, float, tuple[float, float]]:
