@@ -296,6 +296,14 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
 #   nadir ray, twice over the width, added): right up on most sets (r6 +4, s6 +2, fth +2) but
 #   false reports up everywhere (ho 4 -> 8, tr 0 -> 2, th 2 -> 4): it raises solids, it does not
 #   lower prints; the model's centre_offset term is zero, so the centring itself is unused.
+# - The cast shadow against the material's own level, not the brightest sector (a drawn halo or a
+#   pale print beside the blob raises the brightest sector, and with it a print's "shadow", s6
+#   prints 0.29): reference min(brightest, 1): false s6 16 -> 10, r6 11 -> 7, ho 4 -> 1, fo 3 -> 1,
+#   but right s6 102 -> 94, fho 117 -> 113, fth 106 -> 102, fi5 133 -> 130 (a pawn's ring is also
+#   brighter than usual on its lit side, and the model was fitted on the brightest-sector scale);
+#   the sectors' median as reference: s6 -9, fi5 -5; the second brightest: s6 -1, fi5 -3, false
+#   s6 -1, r6 -2. Only a refit (tests/support/fit_pawns.py --loro) could say whether the
+#   material-level shadow generalises; not tried.
 def _shading(
     raw: np.ndarray, light: np.ndarray | None, value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int
 ) -> tuple[float, float, tuple[float, float]]:
