@@ -37,7 +37,8 @@ colour bands are confidently wrong on a picture covering the side (fifth 0031, h
 0003) or a lighting shadow on a pale edition (held-out 0036), where the line logit leans
 right but too weakly; glare flattens both (third 0001). Neither a heavier line logit
 (side errors, 12 day sets: 1.5/2/3 each lose on some set) nor the shade-free read on every
-side (dev held-out 1 -> 4 wrong tiles) nor a narrower ``inventory_doubt`` (0.75: spent
+side (dev held-out 1 -> 4 wrong tiles; its chroma-says-lighter branch alone: spent
+third 2 -> 5) nor a narrower ``inventory_doubt`` (0.75: spent
 held-out 4 -> 6) holds on all renderers.
 """
 
