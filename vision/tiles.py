@@ -31,6 +31,15 @@ again within the inventory (:func:`vision.tile_decode.in_inventory`), changing o
 the camera did not clearly see (:func:`_unseen_sides`); otherwise it stays as read.
 At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
+
+Clearly seen misreads left by day (measured, not fixed): they share no one cause. The
+colour bands are confidently wrong on a picture covering the side (fifth 0031, held-out
+0003) or a lighting shadow on a pale edition (held-out 0036), where the line logit leans
+right but too weakly; glare flattens both (third 0001). Neither a heavier line logit
+(side errors, 12 day sets: 1.5/2/3 each lose on some set) nor the shade-free read on every
+side (dev held-out 1 -> 4 wrong tiles; its chroma-says-lighter branch alone: spent
+third 2 -> 5) nor a narrower ``inventory_doubt`` (0.75: spent
+held-out 4 -> 6) holds on all renderers.
 """
 
 from __future__ import annotations
