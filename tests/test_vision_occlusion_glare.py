@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.occlusion import OcclusionConfig, lattice_foreign
+from vision.occlusion import OcclusionConfig, _lit_tiles, disturbed_inside, lattice_foreign, longest_run
 from vision.occlusion_lattice import light_seams
 from vision.rectify import Rectified
 
@@ -104,3 +104,47 @@ def test_an_edge_of_its_own_is_not_light_added() -> None:
     assert _seams(skin)[tuple(np.array(corners).T)].min() > ON.lit_edge
     assert lattice_foreign(skin).sum() == len(corners)
     assert lattice_foreign(skin, OcclusionConfig(lit_edge=99.0)).sum() == 0  # without the bound
+
+
+def _pale_hand(rect: Rectified, row: int) -> Rectified:
+    """``rect`` with a pale hand in bright light over edge tile (``row``, 0) and the frame beside it: skin of
+    the walls' hue, brighter than the board, with the dark outlines of its fingers across the tile."""
+    image = rect.image.copy()
+    y0, y1, x1 = M + row * T - 10, M + (row + 1) * T + 10, M + T + 12
+    image[y0:y1, :x1] = (200, 215, 245)
+    for k in range(4):
+        y = y0 + 8 + 16 * k
+        image[y : y + 2, :x1] = (120, 130, 160)
+    return Rectified(image=image, tile_px=T, margin_px=M, homography=np.eye(3), corners=np.zeros((4, 2)))
+
+
+def test_a_pale_hand_over_an_edge_tile_is_not_light_washing_it_out() -> None:
+    """A lamp's glare adds light and leaves the seams as they were; a pale hand as bright and of no colour of its
+    own brings the edges of its fingers: its tile still backs the frame-band run beside it."""
+    cfg = OcclusionConfig()
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., 2] = 10.0
+    colours[3:5, 0:2, 2] = 38.0  # the corners of edge tile (3, 0), far brighter than the board's, none foreign
+    nothing = np.zeros((8, 8), bool)
+    board = _seamed_walls()
+    glare = light_seams(_lamp_glare(board, (3.5, 0.3), (0.8, 0.8, 0.8)), cfg.seam_patch)
+    hand = light_seams(_pale_hand(board, 3), cfg.seam_patch)
+    assert glare[3:5, 0:2].max() <= cfg.lit_edge < hand[3:5, 0:2].min()
+    unclear = {(3, 0)}
+    assert _lit_tiles(unclear, colours, nothing, cfg.night_lit, lambda: glare, cfg.lit_edge) == unclear
+    assert _lit_tiles(unclear, colours, nothing, cfg.night_lit, lambda: hand, cfg.lit_edge) == set()
+    flags = np.full(4 * 14, -1, np.int8)
+    flags[3 * 14 + 6 : 3 * 14 + 8] = 1  # two foreign segments of the left side, beside row 3
+    lit = _lit_tiles(unclear, colours, nothing, cfg.night_lit, lambda: hand, cfg.lit_edge)
+    assert longest_run(flags, disturbed_inside(unclear - lit)) == 2
+
+
+def test_the_seams_are_measured_only_beside_a_lit_tile() -> None:
+    """Linear-light seams cost ~2 ms: only a tile bright enough to be lit asks for them."""
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., 2] = 10.0
+
+    def never() -> np.ndarray:
+        raise AssertionError("seams measured without a lit tile")
+
+    assert _lit_tiles({(3, 0)}, colours, np.zeros((8, 8), bool), OcclusionConfig().night_lit, never, 3.0) == set()

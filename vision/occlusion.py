@@ -26,7 +26,8 @@ hold across artwork, lighting and camera exposure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 import cv2
 import numpy as np
@@ -52,6 +53,7 @@ from vision.occlusion_lattice import (
     lattice_foreign,
     lattice_grey,
     lattice_structure,
+    light_seams,
     shade_invariant,
     under_pawns,
 )
@@ -111,7 +113,8 @@ def signals(
     seen_foreign = lattice_foreign(rect, cfg, colours)
     hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
     foreign = seen_foreign & ~hidden_points
-    beside = unclear - _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit)
+    seams = partial(light_seams, rect, cfg.seam_patch)  # measured only when a tile is lit
+    beside = unclear - _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit, seams, cfg.lit_edge)
     near = disturbed_inside(beside, foreign if quality < cfg.corroborating_quality else None)
     flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), lighting == "night")
     flat, dark = flat_groups(
@@ -167,15 +170,29 @@ def _darker_cluster_at_unclear(rect: Rectified, foreign: np.ndarray, unclear: se
     return _largest_cluster(foreign, from_edge=True, touching=unclear, grey=lattice_grey(rect, cfg))
 
 
-def _lit_tiles(unclear: set[Square], colours: np.ndarray, foreign: np.ndarray, lit: float) -> set[Square]:
+def _lit_tiles(
+    unclear: set[Square],
+    colours: np.ndarray,
+    foreign: np.ndarray,
+    lit: float,
+    seams: Callable[[], np.ndarray] | None = None,
+    edge: float = np.inf,
+) -> set[Square]:
     """The unclear tiles made unclear by light: none of their four corners foreign, all of them at least
-    ``lit`` times the board's median corner lightness (:func:`lattice_colours`' third channel).
+    ``lit`` times the board's median corner lightness (:func:`lattice_colours`' third channel) and none
+    over ``edge`` times the median seam strength in linear light (``seams``, :func:`light_seams`,
+    measured only when a tile is that bright).
 
     A lamp's glare or a light pool over the board's edge lights the frame band and washes out the
     edge tile beside it: its corners keep the walls' colour (or are pulled toward white as glare
     does, :func:`lattice_foreign`) and shine brighter than the board's. A hand over the edge tile
     brings a colour of its own to a corner or hides the light; such a tile still backs a run of
-    foreign frame segments (:func:`disturbed_inside`).
+    foreign frame segments (:func:`disturbed_inside`). A pale hand in bright light can keep the walls'
+    colour too, but light added leaves the seams as they were while the hand brings edges of its own
+    (its outline, its fingers): a fresh team-renderer hand over the bottom edge (seed 2731021, "5 frame
+    segments hidden" before this rule, lost with it) lit its tile's corners 3.6-4.2x with seams
+    1.9-4.3x; the glare this rule was made for kept 0.56-1.59 (the same ``lit_edge`` as
+    :func:`vision.occlusion_lattice._lit_seams`).
     """
     if not unclear:
         return set()
@@ -185,6 +202,9 @@ def _lit_tiles(unclear: set[Square], colours: np.ndarray, foreign: np.ndarray, l
     for r, c in unclear:
         if not foreign[r : r + 2, c : c + 2].any() and float(light[r : r + 2, c : c + 2].min()) >= level:
             out.add((r, c))
+    if out and seams is not None:
+        strength = seams()
+        out = {(r, c) for r, c in out if float(strength[r : r + 2, c : c + 2].max()) <= edge}
     return out
 
 

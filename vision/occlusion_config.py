@@ -180,7 +180,12 @@ class OcclusionConfig:
     segments hidden", its tile's corners 2.5x the median) lit the band and the tile beside it. On 1016
     clean and 314 occluded frames of five renderers plus 285 with an object laid on (/tmp/dev, the spent
     final5 sets, fresh seeds 2600000-2609714, the night-hand sets /tmp/o8 and /tmp/n4) no hand or
-    object was lost; four hands had such a tile (1.4-1.9x) and were caught by other rules.
+    object was lost; four hands had such a tile (1.4-1.9x) and were caught by other rules. Nor may a
+    corner of the tile keep over ``lit_edge`` of the median seam strength in linear light: light added
+    leaves the seams as they were, a pale hand brings its fingers' outlines (fresh seeds 2731021 team and
+    2732036 third: hands over the bottom and left edges, corners 2.4-4.2x the median lightness with
+    seams to 4.33 and 3.08, lost to this rule and to ``_lit_seams``; every clean frame's lit tile kept
+    1.12-2.88 over o9's, o10's and o12's cached sets).
     ``min_dark_flat_cells``: a group of at least this many flat half-tile cells darker than the
     board's darkest tenth of cells decides alone, wherever it lies (:func:`vision.occlusion_flat._darker`:
     the coffee in a cup seen from above, a dark phone). Measured only where the flat cells already are
