@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.test_vision_pawns import one_blob_folder
 from vision.pawn_model import FEATURES, PawnConfig, PawnModel
 
 
@@ -20,28 +21,13 @@ def test_disjoint_draws_share_no_folder_and_stop_at_the_smallest_renderer() -> N
     assert disjoint_draws(renderers, 3) == []
 
 
-def _folder(name: str, right: bool) -> dict[str, np.ndarray]:
-    """One image, one red blob scoring 4 (on the red pawn's square or not)."""
-    features = np.zeros((1, len(FEATURES)))
-    features[0, 0] = 4.0
-    return {
-        "features": features,
-        "pawn": np.array([right]),
-        "image": np.zeros(1, dtype=np.int64),
-        "colour": np.array(["red"]),
-        "square": np.array([(1, 1) if right else (5, 5)]),
-        "night": np.zeros(1, dtype=bool),
-        "truths": np.array([json.dumps({"folder": name, "pawns": {"red": [1, 1]}})]),
-    }
-
-
 def test_loro_draw_and_drop_one_fit_only_the_draw_of_the_other_renderers(monkeypatch: pytest.MonkeyPatch) -> None:
     """A held-out renderer is scored on ALL its folders, by fits on the draw's folders of the others (and in
     drop_one, of the others but one)."""
     from tests.support import fit_pawns_growth
 
     renderers = ["ho", "ho", "tr", "tr", "f5", "f5"]
-    data = [_folder(f"{r}_{i}", right=r != "f5") for i, r in enumerate(renderers)]
+    data = [one_blob_folder(f"{r}_{i}", right=r != "f5") for i, r in enumerate(renderers)]
     fitted_on: list[list[str]] = []
 
     def spy(train: list[dict], variant: object) -> PawnModel:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from functools import cache
@@ -420,11 +421,25 @@ def test_a_cast_shadow_is_looked_for_past_the_rim_that_hugs_a_tall_pawn(monkeypa
     assert narrow < 0.05
 
 
+
+def one_blob_folder(name: str, right: bool) -> dict[str, np.ndarray]:
+    """A cached folder of one image with one red blob scoring 4 (on the red pawn's square or not)."""
+    features = np.zeros((1, len(FEATURES)))
+    features[0, 0] = 4.0
+    return {
+        "features": features,
+        "pawn": np.array([right]),
+        "image": np.zeros(1, dtype=np.int64),
+        "colour": np.array(["red"]),
+        "square": np.array([(1, 1) if right else (5, 5)]),
+        "night": np.zeros(1, dtype=bool),
+        "truths": np.array([json.dumps({"folder": name, "pawns": {"red": [1, 1]}})]),
+    }
+
+
 def test_leave_one_renderer_out_never_fits_on_the_renderer_it_scores(monkeypatch: pytest.MonkeyPatch) -> None:
     """tests/support/fit_pawns.py --loro: folders grouped by renderer; each renderer is scored by a model
     fitted on every other renderer's folders and none of its own."""
-    import json
-
     from tests.support import fit_pawns
     from vision.pawn_model import PawnModel
 
@@ -437,21 +452,7 @@ def test_leave_one_renderer_out_never_fits_on_the_renderer_it_scores(monkeypatch
         assert sorted(train + test) == list(range(len(renderers)))
         assert {renderers[i] for i in test} == {held} and held not in {renderers[i] for i in train}
 
-    def folder(name: str, right: bool) -> dict[str, np.ndarray]:
-        """One image, one red blob scoring 4 (on the red pawn's square or not)."""
-        features = np.zeros((1, len(FEATURES)))
-        features[0, 0] = 4.0
-        return {
-            "features": features,
-            "pawn": np.array([right]),
-            "image": np.zeros(1, dtype=np.int64),
-            "colour": np.array(["red"]),
-            "square": np.array([(1, 1) if right else (5, 5)]),
-            "night": np.zeros(1, dtype=bool),
-            "truths": np.array([json.dumps({"folder": name, "pawns": {"red": [1, 1]}})]),
-        }
-
-    data = [folder(f"{r}_{i}", right=r != "f5") for i, r in enumerate(renderers)]
+    data = [one_blob_folder(f"{r}_{i}", right=r != "f5") for i, r in enumerate(renderers)]
     fitted_on: list[set[str]] = []
 
     def spy(train: list[dict], variant: object) -> PawnModel:
@@ -485,8 +486,6 @@ def test_a_capped_board_term_cannot_outvote_a_blobs_own_evidence() -> None:
 
 def test_each_pawn_miss_is_put_down_to_one_cause() -> None:
     """tests/support/fit_pawns.py --misses: one labelled image, one mistake of each kind (and one pawn right)."""
-    import json
-
     from tests.support.fit_pawns import miss_causes
     from vision.pawn_model import PawnConfig, PawnModel
 

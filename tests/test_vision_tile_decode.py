@@ -30,6 +30,20 @@ def _a_straight(shapes: np.ndarray) -> tuple[int, int]:
     return next((r, c) for r in range(SIZE) for c in range(SIZE) if (r, c) not in FIXED_TILES and shapes[r, c] == 5)
 
 
+def _one_t_too_many(ts: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]:
+    """``ts`` Ts read clearly, plus a straight whose closed east side reads open (0.95), as under a pawn.
+
+    Returns the shape prior, the evidence, the per-tile read, the truth and that straight's square.
+    """
+    prior = shape_prior(15.0)
+    truth = _board(ts)
+    prob = _evidence(truth)
+    r, c = _a_straight(truth)
+    prob[r, c, 1] = 0.95
+    shapes, _ = decode(prob, prior)
+    return prior, prob, shapes, truth, (r, c)
+
+
 def test_a_board_within_the_inventory_is_left_as_decoded() -> None:
     prior = shape_prior(15.0)
     for ts in (5, 6):
@@ -41,12 +55,7 @@ def test_a_board_within_the_inventory_is_left_as_decoded() -> None:
 def test_a_seventh_t_goes_back_to_the_tile_whose_evidence_is_weakest() -> None:
     # Six Ts read clearly; a straight whose closed east side a pawn hid reads open (0.95):
     # seven Ts no edition has, so that straight (the cheapest change) is a straight again.
-    prior = shape_prior(15.0)
-    truth = _board(6)
-    prob = _evidence(truth)
-    r, c = _a_straight(truth)
-    prob[r, c, 1] = 0.95
-    shapes, _ = decode(prob, prior)
+    prior, prob, shapes, truth, (r, c) = _one_t_too_many(6)
     assert shapes[r, c] == int(Tile.parse("NES"))  # the per-tile read does show the problem
     fixed = in_inventory(prob, prior, shapes)
     assert (fixed == truth).all()
@@ -55,11 +64,6 @@ def test_a_seventh_t_goes_back_to_the_tile_whose_evidence_is_weakest() -> None:
 
 def test_a_sixth_t_that_the_inventory_allows_stays() -> None:
     # With five Ts elsewhere the board may hold a sixth: the evidence decides, not the count.
-    prior = shape_prior(15.0)
-    truth = _board(5)
-    prob = _evidence(truth)
-    r, c = _a_straight(truth)
-    prob[r, c, 1] = 0.95
-    shapes, _ = decode(prob, prior)
+    prior, prob, shapes, _, (r, c) = _one_t_too_many(5)
     assert (in_inventory(prob, prior, shapes) == shapes).all()
     assert shapes[r, c] == int(Tile.parse("NES"))

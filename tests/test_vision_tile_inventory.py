@@ -11,7 +11,7 @@ import random
 import numpy as np
 
 from companion.board import FIXED_TILES, SIZE, Board, Tile
-from tests.test_vision_tile_decode import _a_straight, _board, _evidence
+from tests.test_vision_tile_decode import _board, _evidence, _one_t_too_many
 from vision.reader import BoardReader
 from vision.render import render_photo
 from vision.tile_decode import decode, in_inventory, shape_prior
@@ -42,12 +42,7 @@ def test_a_clean_board_that_breaks_the_inventory_reads_as_drawn() -> None:
 def test_a_clearly_seen_seventh_t_stays() -> None:
     # The same board as test_a_seventh_t_goes_back_to_the_tile_whose_evidence_is_weakest, but
     # the camera saw every side: the board shows seven Ts, and it is read with seven.
-    prior = shape_prior(15.0)
-    truth = _board(6)
-    prob = _evidence(truth)
-    r, c = _a_straight(truth)
-    prob[r, c, 1] = 0.95
-    shapes, _ = decode(prob, prior)
+    prior, prob, shapes, truth, (r, c) = _one_t_too_many(6)
     seen = np.zeros((SIZE, SIZE, 4), dtype=bool)
     assert (in_inventory(prob, prior, shapes, seen) == shapes).all()
     # Unseen there (a pawn over that side), the inventory mends it.
