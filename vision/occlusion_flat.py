@@ -163,17 +163,22 @@ def _blown_surface(flat: np.ndarray, glare: np.ndarray, strength: np.ndarray, pa
     outline just beyond it, on several sides.
     """
     count, labels = cv2.connectedComponents(flat.astype(np.uint8), connectivity=4)
-    cross = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
     kept = strength >= 1.0
     best = 0
     for i in range(1, count):
         group = labels == i
         if not (group & glare).any() or int(group.sum()) <= best:
             continue
-        ring = cv2.dilate(group.astype(np.uint8), cross).astype(bool) & ~group & ~pawns
+        ring = _ring(group, pawns)
         if int((kept & ring).sum()) >= OUTLINE_CELLS:
             best = int(group.sum())
     return best
+
+
+def _ring(group: np.ndarray, pawns: np.ndarray) -> np.ndarray:
+    """The cells 4-adjacent to a group of cells (14x14 booleans), pawns' cells left out."""
+    cross = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
+    return cv2.dilate(group.astype(np.uint8), cross).astype(bool) & ~group & ~pawns
 
 
 def _keeps_seams(cells: np.ndarray, lit: np.ndarray) -> bool:
@@ -218,8 +223,7 @@ def _fading(group: np.ndarray, strength: np.ndarray, grey: np.ndarray, glare: np
     level = float(np.median(grey))
     if float(grey[group].mean()) <= level:
         return False
-    cross = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], dtype=np.uint8)
-    ring = cv2.dilate(group.astype(np.uint8), cross).astype(bool) & ~group & ~pawns
+    ring = _ring(group, pawns)
     washed = glare | ((strength < 1.0) & (grey > level))
     return bool(ring.any()) and bool(washed[ring].all())
 
