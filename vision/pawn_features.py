@@ -69,7 +69,7 @@ SHADOW_REACH = 0.18
 #: flat level (:func:`_shading`'s ``steps`` above 1): drawn facets, a two-tone picture. A
 #: faceted solid (a box-shaped pawn, fourth renderer) is stepped too, but it stands and casts a
 #: shadow; a print casts none. So a stepped blob without a cast shadow (``shadow`` under
-#: :data:`SHADOW_FULL`) has its ``surface`` divided by ``steps`` squared: its range is the
+#: :data:`SHADOW_FULL`) has its ``surface`` divided by ``steps`` to this power: its range is the
 #: facets', not a light field's. Label corners, right / false per set (dev tr ho th fo, lead f5,
 #: spent ho tr th fo fi, sixth r6 and /tmp/p17/s6day): 106/0 115/4 93/2 94/3 60/1, 117/5 127/0
 #: 106/1 98/4 133/4, 81/11 102/16 -> same, th 93/1, f5 60/1 (far 3 -> 1), fho same, ftr same,
@@ -80,7 +80,7 @@ SHADOW_REACH = 0.18
 #: .675 -> .80); sixth r6 .618 -> .631, /tmp/p17/s6day .624 -> .624, fresh 40 (seeds 2690000+)
 #: .603 -> .617; no set loses more than one pawn; nights (dev ho th fo, spent fi, r6) unchanged.
 #: Cost: two medians per shaded blob (~10 us).
-STEPPED = True
+STEPPED_POWER = 2
 
 
 def lit_say(surface: float) -> float:
@@ -219,10 +219,10 @@ def features(
         labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t, material, body_level
     )
     feats[DARK], feats[DARK + 1] = shadow_side
-    if STEPPED and feats[_SHADOW] < SHADOW_FULL:
-        # Stepped shading without a cast shadow: drawn facets (see STEPPED). Only lowers the
+    if feats[_SHADOW] < SHADOW_FULL:
+        # Stepped shading without a cast shadow: drawn facets (see STEPPED_POWER). Only lowers the
         # surface, whose term rises, so the early exits' best cases above stay upper bounds.
-        feats[_SURFACE] /= max(1.0, steps) ** 2
+        feats[_SURFACE] /= max(1.0, steps) ** STEPPED_POWER
     # The foot: the blob end nearest the camera point, moved in by the foot's radius.
     half_width = max(1.0, (c_hi - c_lo) / 2.0)
     shift = min(a_lo + half_width, (a_lo + a_hi) / 2.0)
@@ -311,7 +311,7 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
 #   real polyhedral solid has facets with hard edges exactly like a drawn gem, so hard internal
 #   edges are not a print's mark. Restricted to blobs not leaning out along the nadir ray
 #   (< 0.05 tile): the same (fo 91). Also smooth_range divided likewise: fo 89. Kept only for
-#   blobs without a cast shadow (:data:`STEPPED`): a box pawn stands and casts one.
+#   blobs without a cast shadow (:data:`STEPPED_POWER`): a box pawn stands and casts one.
 # - The cast-shadow ring started 0.06 / 0.09 tile past the blob (a print's drawn halo and outline
 #   left out): s6 +2, r6 -2, fho -1, fth -1, ffo -1 (false unchanged on s6): not the sixth's cause.
 # - The lean as elongation (the blob centroid's outward offset from its tile centre along the
@@ -337,7 +337,7 @@ def _shading(
     A raised rounded body facing a light has both large; a flat print has both small,
     whatever its internal detail. Also the surface's slope at the centroid (relit
     brightness per tile, x and y): it points to the lit side (see :mod:`vision.pawn_consensus`).
-    And how stepped the brightness is (see :data:`STEPPED`): the first fit's median residual
+    And how stepped the brightness is (see :data:`STEPPED_POWER`): the first fit's median residual
     over the brightness's median deviation from its median; above 1 the smooth surface explains
     no more than one flat level would (facets, a two-tone picture: the surface's range is then
     the steps', not a light field's).
