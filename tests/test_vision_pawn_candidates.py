@@ -134,3 +134,36 @@ def test_a_fragment_touching_another_colours_sure_pawn_is_not_judged_by_size(mon
     assert [r[SIZE_DEVIATION] for r in out] == [0.8, 0.0, 0.8]
     same = [replace(found[0], color=Color.RED), found[1], found[2]]
     assert [r[SIZE_DEVIATION] for r in pawns._hidden_sizes(same, rows, pawns.PAWN_MODEL)] == [0.8, 0.8, 0.8]
+
+
+def test_a_piled_fragment_keeps_no_consensus_against_it_and_only_the_colours_pawn_piles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A red fragment touching a sure green blob: its sides said "against the light"
+    # (the green pawn's body and shadow beside it), which no longer counts; a side that
+    # agrees still does. But when another green blob is surer on its own evidence, the
+    # touched one is not the green pawn: the consensus stays (its size would still go).
+    labels = np.zeros((100, 200), np.int32)
+    labels[40:60, 40:60] = 1  # green blob
+    labels[45:55, 61:70] = 2  # red fragment, one pixel from it
+    labels[45:55, 150:160] = 3  # another green blob, far
+    found = [
+        Candidate(Color.GREEN, (), (50.0, 50.0), (40, 40, 20, 20), 0.16, labels, 1),
+        Candidate(Color.RED, (), (65.0, 50.0), (61, 45, 9, 10), 0.04, labels, 2),
+        Candidate(Color.GREEN, (), (155.0, 50.0), (150, 45, 10, 10), 0.04, labels, 3),
+    ]
+    lit, dark = FEATURES.index("lit_consensus"), FEATURES.index("dark_consensus")
+    solidity = FEATURES.index("solidity")
+    row = [0.0] * len(FEATURES)
+    row[lit], row[dark] = -0.9, 0.6
+    weak, strong = list(row), list(row)
+    weak[solidity], strong[solidity] = 0.2, 1.0  # own evidence: solidity counts for a pawn
+    monkeypatch.setattr(pawns, "sure_pawns", lambda rows, model: [True, False, True])
+    rows = [tuple(strong), tuple(row), tuple(weak)]
+    out = pawns._hidden_sizes(found, rows, pawns.PAWN_MODEL)
+    assert (out[1][lit], out[1][dark]) == (0.0, 0.6)
+    assert out[0] == rows[0] and out[2] == rows[2]
+    row[SIZE_DEVIATION] = 0.8
+    rows = [tuple(weak), tuple(row), tuple(strong)]
+    out = pawns._hidden_sizes(found, rows, pawns.PAWN_MODEL)
+    assert (out[1][SIZE_DEVIATION], out[1][lit], out[1][dark]) == (0.0, -0.9, 0.6)

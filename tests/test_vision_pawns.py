@@ -564,6 +564,7 @@ def test_pawn_confidences_are_those_without_the_early_exit(lighting: str) -> Non
     """The exit keeps every blob that could be a sure pawn too (a voter in the board-level terms),
     so even at night's high threshold each pawn's confidence is the one every blob measured gives."""
     from vision.pawn_model import with_set_size
+    from vision.pawns import _hidden_sizes
 
     cfg = PawnConfig(night_min_confidence=0.99)
     threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
@@ -573,6 +574,7 @@ def test_pawn_confidences_are_those_without_the_early_exit(lighting: str) -> Non
         tiles = read_tiles(rect)
         full = candidates(rect, tiles, cfg, camera=camera)
         rows = with_set_size([c.features for c in full], cfg.model, [c.color for c in full])
+        rows = _hidden_sizes(full, rows, cfg.model)
         expected: dict[Color, float] = {}
         for cand, row in zip(full, rows, strict=True):
             p = confidence(row, cfg.model)

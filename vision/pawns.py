@@ -100,13 +100,16 @@ from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
-from vision.pawn_features import FEATURES, group_medians, median, percentiles
+from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS, group_medians, median, percentiles
 from vision.pawn_geometry import TOUCH_GAP, hidden_bases, lean_point, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.rectify import Rectified
 
 #: Where a blob's set-size term sits in a feature row.
 SIZE_DEVIATION = FEATURES.index("size_deviation")
+
+#: The board-level terms that say nothing for a blob piled against another colour's pawn (:func:`_hidden_sizes`).
+_PILE_TERMS = (SIZE_DEVIATION, LIT_CONSENSUS, DARK_CONSENSUS)
 
 # Kept under their former private names for the tests written against the single module.
 _group_medians, _median, _percentiles = group_medians, median, percentiles
@@ -195,7 +198,7 @@ def find_pawns(
 def _hidden_sizes(
     found: Sequence[Candidate], rows: list[tuple[float, ...]], model: PawnModel
 ) -> list[tuple[float, ...]]:
-    """``rows`` with no set-size penalty for a blob that touches a sure pawn of another colour.
+    """``rows`` with the best case of the board-level terms for a blob that touches another colour's pawn.
 
     The four pawns are one set, so a blob far from the set's size scores lower
     (``size_deviation``). But pawns piled on one square, or standing close in a tilted
@@ -203,6 +206,25 @@ def _hidden_sizes(
     its size says nothing about what it is. Where a blob touches another colour's blob
     that is itself sure to be a pawn (:data:`SET_SURE`, on its own evidence), its size
     term is left out - its best case, as for a blob alone on the board.
+
+    Nor do its sides say much about the light (:mod:`vision.pawn_consensus`): the board
+    darkest around it is where the other pawn's body and cast shadow stand, and its
+    brightness slope is cut where the front pawn hides it, so a consensus *against* it
+    is left out too (one for it stays). Sixth-renderer 0022 (final6 si_day): a yellow
+    and a green pawn piled on one square, each sure on its own evidence (0.91, 0.81);
+    with the located corners their sides pointed against the other pawns' (-0.51 /
+    -0.92, -0.79 / 0.47): 0.67 and 0.67, beaten by a print (0.73) and a green blob
+    elsewhere (0.87). Leaving the terms out (0) rather than their best case lost more
+    than it gained: a pile's agreeing side is worth keeping (final6 fi_day and ho_day
+    one pawn each, two night pawns).
+
+    For the consensus the other colour's pawn is its colour's surest blob on its own
+    evidence: a colour is one pawn, and a sure blob that another of its colour outscores
+    is a print (own sixth-renderer set, 0005: a red print touching a green artwork blob at
+    0.92, while the green pawn elsewhere scored 0.99, became a false red). The size rule
+    keeps any sure blob: a pawn is often split in two pieces by the one in front of it
+    (held-out final5 0004: a yellow fragment touches the blue pawn's smaller piece, 0.92,
+    beside its main one, 0.998).
     """
     if len(found) < 2:
         return rows
@@ -215,18 +237,28 @@ def _hidden_sizes(
     near &= (y0[:, None] - gap < y1[None, :]) & (y0[None, :] - gap < y1[:, None])
     colour = np.array([list(Color).index(cand.color) for cand in found])
     near &= colour[:, None] != colour[None, :]
-    near &= (np.array([row[SIZE_DEVIATION] for row in rows]) > 0.0)[:, None]
+    said = np.array([[row[k] for k in _PILE_TERMS] for row in rows]).reshape(len(rows), len(_PILE_TERMS))
+    near &= ((said[:, 0] > 0.0) | (said[:, 1:] < 0.0).any(axis=1))[:, None]
     pairs = np.argwhere(near).tolist()
     if not pairs:
         return rows
     sure = sure_pawns(rows, model)
-    out = list(rows)
+    # The other colour's pawn, for the consensus, is its surest blob on its own evidence.
+    own = [model.logit(tuple(0.0 if k in _PILE_TERMS else v for k, v in enumerate(row))) for row in rows]
+    piled: dict[int, bool] = {}  # blob -> whether it touches its partner colour's pawn
     for i, j in pairs:
-        if not sure[j] or out[i] is not rows[i]:
-            continue
+        pawn = all(own[k] <= own[j] for k in range(len(found)) if colour[k] == colour[j])
+        if not sure[j] or (i in piled and (piled[i] or not pawn)):
+            continue  # not a pawn, or nothing more to learn from this pair
         if touch((found[i].box, _pixels(found[i])), (found[j].box, _pixels(found[j]))):
-            out[i] = (*rows[i][:SIZE_DEVIATION], 0.0, *rows[i][SIZE_DEVIATION + 1 :])
-    return out
+            piled[i] = pawn
+    return [_unpiled(row, piled[i]) if i in piled else row for i, row in enumerate(rows)]
+
+
+def _unpiled(row: Sequence[float], consensus: bool) -> tuple[float, ...]:
+    """``row`` without its set-size deviation and, with ``consensus``, without a light consensus against it."""
+    lifted = _PILE_TERMS[1:] if consensus else ()
+    return tuple(0.0 if k == SIZE_DEVIATION else max(v, 0.0) if k in lifted else v for k, v in enumerate(row))
 
 
 def _pixels(cand: Candidate) -> np.ndarray:
