@@ -69,6 +69,23 @@ body cue belongs to the model's features, not to a gate here.
 
 Of the fresh frames' 16 false reports most are printed gems (a pentagon with drawn
 facets, at 0.9+), beetles and a grass corner under a light pool: the model's to weigh.
+
+Where the candidates lose the sixth renderer's pawns now (p20; label corners, main
+198242b; final6 si_day, /tmp/r6/sets/day, 40 own frames at seeds 2800000+): 29 pawns
+have no candidate, against 39 scored under the threshold, 23 beaten by another blob
+of their colour and 33 false reports (the model's). Of the 29: 13 are a pawn of its
+corridor's colour standing on it (yellow on sand, red on brick, the ice look's blue
+cone on its blue corridor) that the *corridor* Gaussian drops in the corridor zone
+(52-97 % of its hue pixels, leaving pieces under ``min_area``); 3 a green pawn on a green hedge
+(the wall Gaussian); 5 a dull pawn with (almost) no pixel at S >= 90; 2 pieces under
+``min_area`` with nothing dropped; 5 a blob just under the body gate (thickness 0.046
+against 0.05, width 0.14-0.15: the artwork test ate its middle); 1 under ``min_fill``.
+Lowering the body gate to 0.04 / 0.13 (vision-test pawns %): ho dev 94.4 -> 95.2,
+final6 ho 81.7 -> 82.5, si 63.8 -> 64.6, r6 =, own sixth =, but a new false red on
+th dev (93.7 -> 92.7) and on final5 fi (95.7 -> 95.0): not kept. Two whole-frame
+losses there (si_day 0017, 0019: 0/3 each) are not this stage's: dark frames (median
+21, 27) whose ice look has walls brighter than corridors, so ``lighting.decide`` calls
+them night (glow contrast -0.86, -0.82; their walls are not green, +0 and +9).
 """
 
 from __future__ import annotations
