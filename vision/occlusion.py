@@ -127,6 +127,7 @@ def signals(
         cfg.night_flat_blur if lighting == "night" else 0.0,
         (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
         cfg.seam_keep,
+        cfg.lit_lost,
     )
     return Signals(
         band_run=longest_run(flags, near),
