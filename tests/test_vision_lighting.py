@@ -71,6 +71,17 @@ def test_a_dark_frame_is_night_only_when_its_walls_shine() -> None:
     assert decide(dim_day.image, dim_day) == "day"
 
 
+def test_a_dark_frame_is_day_when_its_pale_board_is_neither_green_nor_one_colour() -> None:
+    """A pale-walled edition by day on a dark table under a dim exposure: walls brighter than corridors, but
+    white walls and pictures of their own colours are daylight; a neutral glow in one colour stays night."""
+    printed = [(40, 40, 220), (220, 60, 40), (30, 200, 240), (200, 40, 200)]
+    pale = _with_pictures(_board_view(wall=(60, 64, 66), corridor=(12, 10, 8)), printed)
+    assert is_night(pale.image) and glow_contrast(pale) < 0.0
+    assert decide(pale.image, pale) == "day"
+    neutral = _with_pictures(_board_view(wall=(60, 64, 66), corridor=(12, 10, 8)), [(58, 62, 64)])
+    assert decide(neutral.image, neutral) == "night"
+
+
 def test_a_bright_frame_is_day_whatever_its_board() -> None:
     pale_walls = _board_view(wall=(210, 230, 215), corridor=(40, 30, 20))
     frame = np.full((480, 640, 3), 170, np.uint8)  # a lit table around the board

@@ -13,7 +13,7 @@ import pytest
 from companion.board import random_setup
 from tests.support.board_objects import lay_object
 from vision.occlusion import OcclusionConfig, Signals, _marked_group, decide, lattice_foreign, seamless_corners
-from vision.occlusion_flat import CELLS, _relative_strength, flat_groups
+from vision.occlusion_flat import CELLS, _keeps_seams, _relative_strength, flat_groups
 from vision.occlusion_lattice import light_seams
 from vision.reader import BoardReader
 from vision.rectify import Rectified
@@ -207,3 +207,16 @@ def test_unclear_tiles_together_with_a_foreign_corner_on_them_are_something_over
     marked = Signals(0, 1, 0.99, 2, low_cluster=2, marked_low=1)
     assert decide(marked, "day", cfg)
     assert decide(marked, "night", cfg) is None  # at night the sensor's noise colours corners: rules of its own
+
+
+def test_a_glare_keeps_the_seams_as_a_group_a_surface_loses_them() -> None:
+    """The board's own points spread around its median: one glared corner at 0.87 among corners at 1.0-2.6
+    is the print (o10 si_day 0055), not a surface; a group whose corners sit at half the seams, or with one
+    corner that lost them (a card's rim keeping the rest), is a surface."""
+    cells = np.array([[4, 0], [4, 1], [5, 0], [5, 1], [5, 2], [5, 3], [6, 0], [6, 1], [6, 2], [6, 3]])
+    seams = np.ones((8, 8))
+    seams[2, 0], seams[2, 1], seams[3, 0], seams[3, 1], seams[3, 2] = 1.0, 1.14, 2.59, 1.0, 0.87
+    assert _keeps_seams(cells, seams)
+    assert not _keeps_seams(cells, seams * 0.55)  # a hand: the seams halved everywhere under it
+    seams[3, 1] = 0.27
+    assert not _keeps_seams(cells, seams)  # a corner lost them

@@ -113,8 +113,8 @@ def signals(
     seen_foreign = lattice_foreign(rect, cfg, colours)
     hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
     foreign = seen_foreign & ~hidden_points
-    seams = partial(light_seams, rect, cfg.seam_patch)  # measured only when a tile is lit
-    beside = unclear - _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit, seams, cfg.lit_edge)
+    seams = partial(_seams_and_clip, rect, cfg)  # measured only when a tile is lit
+    beside = unclear - _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit, seams, (cfg.lit_lost, cfg.lit_edge))
     near = disturbed_inside(beside, foreign if quality < cfg.corroborating_quality else None)
     flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), lighting == "night")
     flat, dark = flat_groups(
@@ -127,6 +127,7 @@ def signals(
         cfg.night_flat_blur if lighting == "night" else 0.0,
         (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
         cfg.seam_keep,
+        cfg.lit_lost,
     )
     return Signals(
         band_run=longest_run(flags, near),
@@ -170,18 +171,24 @@ def _darker_cluster_at_unclear(rect: Rectified, foreign: np.ndarray, unclear: se
     return _largest_cluster(foreign, from_edge=True, touching=unclear, grey=lattice_grey(rect, cfg))
 
 
+def _seams_and_clip(rect: Rectified, cfg: OcclusionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """8x8 seam strength in linear light (:func:`light_seams`) and clipped share (:func:`lattice_structure`)."""
+    return light_seams(rect, cfg.seam_patch), lattice_structure(rect, cfg.seam_patch, cfg.clip_level)[1]
+
+
 def _lit_tiles(
     unclear: set[Square],
     colours: np.ndarray,
     foreign: np.ndarray,
     lit: float,
-    seams: Callable[[], np.ndarray] | None = None,
-    edge: float = np.inf,
+    seams: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
+    bounds: tuple[float, float] = (0.0, np.inf),
 ) -> set[Square]:
     """The unclear tiles made unclear by light: none of their four corners foreign, all of them at least
-    ``lit`` times the board's median corner lightness (:func:`lattice_colours`' third channel) and none
-    over ``edge`` times the median seam strength in linear light (``seams``, :func:`light_seams`,
-    measured only when a tile is that bright).
+    ``lit`` times the board's median corner lightness (:func:`lattice_colours`' third channel) and keeping
+    the seams in linear light as light added does (``seams``: :func:`light_seams` and the clipped share,
+    measured only when a tile is that bright): none under ``bounds[0]`` unless blown out (over half
+    clipped), none over ``bounds[1]`` times the median seam strength.
 
     A lamp's glare or a light pool over the board's edge lights the frame band and washes out the
     edge tile beside it: its corners keep the walls' colour (or are pulled toward white as glare
@@ -192,7 +199,12 @@ def _lit_tiles(
     (its outline, its fingers): a fresh team-renderer hand over the bottom edge (seed 2731021, "5 frame
     segments hidden" before this rule, lost with it) lit its tile's corners 3.6-4.2x with seams
     1.9-4.3x; the glare this rule was made for kept 0.56-1.59 (the same ``lit_edge`` as
-    :func:`vision.occlusion_lattice._lit_seams`).
+    :func:`vision.occlusion_lattice._lit_seams`). Or it hides them: a pale third-renderer hand over the
+    left edge (o12 th_occ 0036) lit its tile's corners 1.6-2.9x with one corner at 0.42 of the seams and
+    the outline beside it at 2.9-3.0x, a hair from ``lit_edge``; the lower bound is ``lit_lost``, the
+    same veto as :func:`vision.occlusion_lattice._lit_seams`'. A glare's blown-out core has no seams
+    left either (its pixels clipped, their structure gone, not hidden): spent ho_day 0032, 0.38 at a
+    corner 0.73 clipped, so a blown-out corner is not held to the lower bound.
     """
     if not unclear:
         return set()
@@ -203,8 +215,10 @@ def _lit_tiles(
         if not foreign[r : r + 2, c : c + 2].any() and float(light[r : r + 2, c : c + 2].min()) >= level:
             out.add((r, c))
     if out and seams is not None:
-        strength = seams()
-        out = {(r, c) for r, c in out if float(strength[r : r + 2, c : c + 2].max()) <= edge}
+        strength, clipped = seams()
+        low, high = bounds
+        kept = ((strength >= low) | (clipped > 0.5)) & (strength <= high)
+        out = {(r, c) for r, c in out if bool(kept[r : r + 2, c : c + 2].all())}
     return out
 
 

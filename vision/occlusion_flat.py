@@ -87,6 +87,7 @@ def flat_groups(
     smooth: float = 0.0,
     seamless: Callable[[], np.ndarray] | None = None,
     seam_keep: float = 0.9,
+    seam_lost: float = 0.5,
 ) -> tuple[int, int]:
     """Largest 4-connected group of flat half-tile cells lying on an unclear tile or a foreign tile corner.
 
@@ -99,8 +100,8 @@ def flat_groups(
     like a foreign one, and with it the cells are measured even on a board with nothing else to show.
 
     A group is a lamp's glare, not a surface, when no tile corner on its tiles is foreign, it fades
-    out (:func:`_fading`) and all its tile corners keep their seams in linear light (at least
-    ``seam_keep`` of the board's median point, :func:`_keeps_seams`).
+    out (:func:`_fading`) and its tile corners keep their seams in linear light (their median at least
+    ``seam_keep`` of the board's median point, none under ``seam_lost``: :func:`_keeps_seams`).
 
     A blown-out flat group (glare cells included) with an outline counts on its own, wherever it lies
     (:func:`_blown_surface`: a white card or a pale hand in bright light).
@@ -142,8 +143,8 @@ def flat_groups(
             best = len(cells)
             continue
         if lit is None:
-            lit = light_seams(rect) >= seam_keep
-        if not _keeps_seams(cells, lit):
+            lit = light_seams(rect)
+        if not _keeps_seams(cells, lit, seam_keep, seam_lost):
             best = len(cells)
     return best, dark
 
@@ -181,18 +182,28 @@ def _ring(group: np.ndarray, pawns: np.ndarray) -> np.ndarray:
     return cv2.dilate(group.astype(np.uint8), cross).astype(bool) & ~group & ~pawns
 
 
-def _keeps_seams(cells: np.ndarray, lit: np.ndarray) -> bool:
-    """Do all the tile corners of a group of flat cells (``cells``: their 14x14 indices) keep their seams in
-    linear light (``lit``: 8x8, :func:`vision.occlusion_lattice.light_seams` at least ``seam_keep``)?
+def _keeps_seams(cells: np.ndarray, seams: np.ndarray, keep: float = 0.9, lost: float = 0.5) -> bool:
+    """Do the tile corners of a group of flat cells (``cells``: their 14x14 indices) keep their seams in linear
+    light as light added does (``seams``: 8x8, :func:`vision.occlusion_lattice.light_seams`): their median at
+    least ``keep`` of the board's median point and none under ``lost``?
 
     Each half-tile cell holds one tile corner. A lamp's glare adds light: the log grey of the
     tiles under it goes flat, while in linear light the tiles' edges and the gaps between them
     are as strong as anywhere (spent fo_day 0034: 1.6-2.0x the board's median point). An opaque
     surface hides them, even a defocused pale hand without a colour of its own or a sharp outline
     (spent tr_occ 0016: 0.72 and 0.87 at two of its corners).
+
+    The group as a whole, not each corner: a clean board's own points spread around its median (199
+    clean day frames: a quarter under 0.84, a tenth under 0.68), so under a glare over five corners one
+    fell under ``keep`` by the print alone (fresh o10 si_day 0055, a glare over the left edge 2.2-4.2x the
+    board's light: corners 0.87-2.59, median 1.0, read "something lying on the board (10 half tiles)").
+    A surface hides them: two hands' groups measured medians of 0.54-0.57, and a corner under ``lost``
+    (the same veto as :func:`vision.occlusion_lattice._lit_seams`) marks a card whose group's median
+    stayed at 1.07 (its rim) with a corner at 0.27.
     """
     points = {((int(a) + 1) // CELLS, (int(b) + 1) // CELLS) for a, b in cells}
-    return all(bool(lit[p]) for p in points)
+    values = np.array([seams[p] for p in points])
+    return float(np.median(values)) >= keep and float(values.min()) >= lost
 
 
 def _cell_grey(rect: Rectified) -> np.ndarray:

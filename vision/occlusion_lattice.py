@@ -115,14 +115,30 @@ def _lit_seams(
     foreign point left (~2 ms there; see ``lit_lost`` in :class:`OcclusionConfig` for the figures).
     """
     seams = light_seams(rect, cfg.lattice_patch, 1.0, 2.0)
-    kept = (seams >= cfg.seam_keep) & (seams <= cfg.lit_edge)
-    lit = foreign & (samples[..., 2] > ref[2]) & kept
+    clipped = lattice_structure(rect, cfg.lattice_patch, cfg.clip_level)[1]
+    lit = foreign & (samples[..., 2] > ref[2]) & _kept_seams(seams, clipped, cfg)
     count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
     for i in range(1, count):
         cluster = labels == i
         if bool((seams[cluster] < cfg.lit_lost).any()):
             lit &= ~cluster
     return lit
+
+
+def _kept_seams(seams: np.ndarray, clipped: np.ndarray, cfg: OcclusionConfig) -> np.ndarray:
+    """Which points keep the seams as light added does: at least ``seam_keep`` of the median point on the
+    share of their patch that can show them, and no edge of their own (over ``lit_edge``).
+
+    Clipped pixels show no seam whatever lies there (their structure is gone, not hidden): a patch partly
+    blown out by the lamp keeps at most its unclipped share of them, and a patch over half clipped is
+    blown out (:func:`_blown_walls`), so at least half counts. A warm sixth-renderer glare over the top
+    edge of a clean board (r6 day 0029) clipped 0.44 of a tile corner's patch and kept 0.74 of the median
+    point on the whole patch (1.2 per unclipped pixel): read as covered, it made its edge tile back three
+    frame segments ("hand or object over the board's edge"). The upper bound stays on the whole patch: a
+    glare's clipped rim is a strong edge of its own in linear light.
+    """
+    shown = np.maximum(1.0 - clipped, 0.5)
+    return (seams >= cfg.seam_keep * shown) & (seams <= cfg.lit_edge)
 
 
 def _blown_walls(samples: np.ndarray, ref: np.ndarray, threshold: float) -> np.ndarray:
@@ -181,7 +197,7 @@ _LINEAR_GREY = ((np.arange(256, dtype=np.float32) / 255.0) ** 2.2 * 255.0).astyp
 
 
 def light_seams(rect: Rectified, reach: float = 0.15, fine: float = 1.0, coarse: float = 4.0) -> np.ndarray:
-    """8x8 seam strength in linear light (relative to the board's median point), :func:`lattice_structure`'s twin.
+    """8x8 seam strength in linear light (relative to the median point of its kind), :func:`lattice_structure`'s twin.
 
     Light added over the board (a lamp's glare) leaves the linear-light differences between
     the tiles' edges, their gaps and the walls as they were, while the log grey loses them in
@@ -189,7 +205,8 @@ def light_seams(rect: Rectified, reach: float = 0.15, fine: float = 1.0, coarse:
     structure at the seams' scale counts: the linear grey is band-passed (Gaussian ``fine``
     minus ``coarse`` pixels of a 48 px tile), since the sensor's noise grows with the light and
     a smooth light gradient over a bright surface is large in linear light but no seam.
-    Only measured on the rare frames with a flat group to judge (~2 ms).
+    Points on the tile area's edge are compared with the edge's own median point
+    (:func:`_by_kind`). Only measured on the rare frames with a flat group to judge (~2 ms).
     """
     t, m = rect.tile_px, rect.margin_px
     lo, hi = m - 1, m + SIZE * t + 1
@@ -200,8 +217,26 @@ def light_seams(rect: Rectified, reach: float = 0.15, fine: float = 1.0, coarse:
     y0, y1 = _patch_bounds(t, reach)
     y0, y1 = y0 + 1, y1 + 1  # in the crop
     area = (y1 - y0)[:, None] * (y1 - y0)[None, :]
-    seams = _box_sums(cv2.integral(grad), y0, y1) / area
-    return seams / max(float(np.median(seams)), 1e-6)
+    return _by_kind(_box_sums(cv2.integral(grad), y0, y1) / area)
+
+
+def _by_kind(seams: np.ndarray) -> np.ndarray:
+    """8x8 ``seams`` relative to the median point of its kind: the 28 on the tile area's edge, the 36 inside.
+
+    An edge point's patch is cut by the border (only its inner side is tile area): it holds one
+    seam running in from the edge instead of two crossing. On 219 clean day frames of five renderers
+    (dev day sets, lead f5, r6 day) the edge points' median sat at 0.94 of the inner points' in
+    linear light (the four corners 0.81, 0.48-1.36), so a lit edge point fell under ``seam_keep``
+    by geometry alone: spent si_day 0013, a glare washing out the top-left corner tile (flat cells
+    1.8-2.2x the median cell's grey, fading out, no foreign corner) read "something lying on the
+    board" with its outer corner at 0.88 of the median point (1.0 of the edge's).
+    """
+    edge = np.zeros(seams.shape, dtype=bool)
+    edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
+    out = np.empty_like(seams)
+    for kind in (edge, ~edge):
+        out[kind] = seams[kind] / max(float(np.median(seams[kind])), 1e-6)
+    return out
 
 
 def _patch_bounds(t: int, reach: float) -> tuple[np.ndarray, np.ndarray]:
