@@ -85,7 +85,10 @@ final6 ho 81.7 -> 82.5, si 63.8 -> 64.6, r6 =, own sixth =, but a new false red 
 th dev (93.7 -> 92.7) and on final5 fi (95.7 -> 95.0): not kept. Two whole-frame
 losses there (si_day 0017, 0019: 0/3 each) are not this stage's: dark frames (median
 21, 27) whose ice look has walls brighter than corridors, so ``lighting.decide`` calls
-them night (glow contrast -0.86, -0.82; their walls are not green, +0 and +9).
+them night (glow contrast -0.86, -0.82; their walls are not green, +0 and +9). Since
+a959521 (a dark frame is night only when its board glows) 0019 is day (2/4 found);
+0017 is still night: its walls are not green, but its small dim board passes "one
+colour" (spread 21.5 against 40).
 """
 
 from __future__ import annotations
