@@ -504,12 +504,8 @@ def test_a_gap_along_a_tiles_border_does_not_open_its_side() -> None:
     painted = rect.image.copy()
     # the corridor's colour: the open east side of the fixed corner tile at (0, 0)
     gap = rect.image[m + t // 2 - 3 : m + t // 2 + 3, m + t - 8 : m + t - 3].reshape(-1, 3).mean(axis=0)
-    closed = [
-        (r, c)
-        for r in range(1, SIZE - 1)
-        for c in range(1, SIZE - 1)
-        if (r, c) not in FIXED_TILES and "W" not in truth(label)[r * SIZE + c]
-    ][:8]
+    closed = [(r, c) for r in range(1, SIZE - 1) for c in range(1, SIZE - 1)
+              if (r, c) not in FIXED_TILES and "W" not in truth(label)[r * SIZE + c]][:8]
     assert len(closed) >= 5
     for r, c in closed:
         x0, y0, _, _ = rect.tile_box(r, c)
@@ -597,8 +593,8 @@ def test_visible_shares_are_the_uncovered_part_of_each_sides_boxes() -> None:
     t, m = rect.tile_px, rect.margin_px
     hidden = np.zeros(rect.image.shape[:2], dtype=bool)
     hidden[m + 3 * t : m + 3 * t + t // 2, m + 2 * t : m + 3 * t] = True  # the top half of tile (3, 2)
-    usual, outer, lines = visible_shares(rect, _covering(hidden), DEFAULT_CONFIG)
-    for share in (usual, outer, lines):
+    usual, outer = visible_shares(rect, _covering(hidden), DEFAULT_CONFIG)
+    for share in (usual, outer):
         assert share.shape == (SIZE, SIZE, 4)
         assert share[3, 2, 0] == 0.0  # N: under the pawn
         assert share[3, 2, 2] == 1.0  # S: seen
@@ -628,70 +624,3 @@ def test_sides_a_pawn_covered_rest_on_what_was_seen() -> None:
     # Nothing covered: the same reading as without.
     seen = (np.ones((SIZE, SIZE, 4)), np.ones((SIZE, SIZE, 4)))
     assert read_tiles(view, bands=bands, visible=seen) == read_tiles(view, bands=bands)
-
-
-def _corridor_painted_over_walls(rect: Rectified, label: dict) -> tuple[Rectified, np.ndarray, list[tuple[int, int]]]:
-    """The view with one closed side of every movable corner (no pawn on it) painted over with its own
-    first arm (turned to face that side), from the border to 0.3 of a tile in and 0.15-0.85 across, as
-    inpainting continues a neighbour's corridor under a tall pawn; and the painted pixels (the pawn)
-    and the squares."""
-    t, m = rect.tile_px, rect.margin_px
-    image = rect.image.copy()
-    hidden = np.zeros(image.shape[:2], dtype=bool)
-    squares = []
-    pawns = pawn_squares(label)
-    for r in range(SIZE):
-        for c in range(SIZE):
-            shape = label["tiles"][r][c]
-            if (r, c) in FIXED_TILES or (r, c) in pawns or len(shape) != 2 or shape in ("NS", "EW"):
-                continue
-            x0, y0 = m + c * t, m + r * t
-            a, b, lo, hi = int(0.15 * t), int(0.85 * t), 0, int(0.3 * t)
-            boxes = [(a, lo, b, hi), (t - hi, a, t - lo, b), (a, t - hi, b, t - lo), (lo, a, hi, b)]
-            arm, closed = "NESW".index(shape[0]), next(k for k, side in enumerate("NESW") if side not in shape)
-            ox0, oy0, ox1, oy1 = boxes[arm]
-            block = rect.image[y0 + oy0 : y0 + oy1, x0 + ox0 : x0 + ox1]
-            bx0, by0, bx1, by1 = boxes[closed]
-            image[y0 + by0 : y0 + by1, x0 + bx0 : x0 + bx1] = np.rot90(block, -((closed - arm) % 4))
-            hidden[y0 + by0 : y0 + by1, x0 + bx0 : x0 + bx1] = True
-            squares.append((r, c))
-    return _with(rect, image), hidden, squares
-
-
-def test_a_side_the_camera_did_not_see_leaves_the_shape_to_the_seen_sides() -> None:
-    # Paint continuing a corridor over a wall no camera saw (both colour bands and the line box
-    # wholly under the pawn) reads as an opening: the corner becomes a T. Unseen, it does not vote,
-    # and the three seen sides with the inventory's prior keep the corner.
-    from vision.tile_features import DEFAULT_CONFIG
-    from vision.tile_hidden import visible_shares
-
-    image, label = scene(11, "classic")
-    view, hidden, squares = _corridor_painted_over_walls(rectify(image, label["corners"], tile_px=48), label)
-    bands = view_bands(view)
-    cfg = TilesConfig(inventory=False)
-    visible = visible_shares(view, _covering(hidden), DEFAULT_CONFIG)
-    assert (np.maximum(visible.usual, visible.outer) == 0.0).sum() == len(squares) >= 5
-    opened = {(r, c) for r, c, *_ in wrong(read_tiles(view, cfg, bands=bands), label)} & set(squares)
-    assert len(opened) >= 3  # the paint does open them
-    kept = {(r, c) for r, c, *_ in wrong(read_tiles(view, cfg, bands=bands, visible=visible), label)} & set(squares)
-    assert len(kept) <= 1
-
-
-def test_an_unseen_side_keeps_only_the_line_structure_the_camera_saw() -> None:
-    from vision.tile_features import DEFAULT_CONFIG
-    from vision.tile_hidden import Visible
-    from vision.tiles import _as_seen
-
-    logit = np.full((SIZE, SIZE, 4), 6.0)
-    lines = np.full((SIZE, SIZE, 4), 2.5)
-    ones = np.ones((SIZE, SIZE, 4))
-    usual, outer, line_box = ones.copy(), ones.copy(), ones.copy()
-    usual[1, 1, 0] = outer[1, 1, 0] = 0.0  # N of (1, 1): no pixel of either band seen, its line box seen
-    usual[2, 2, 1] = outer[2, 2, 1] = line_box[2, 2, 1] = 0.0  # E of (2, 2): nothing seen at all
-    usual[3, 3, 2] = 0.0  # S of (3, 3): the border band still seen
-    chosen = _as_seen(logit, lines, Visible(usual, outer, line_box), DEFAULT_CONFIG)
-    assert chosen[1, 1, 0] == 2.5 and chosen[2, 2, 1] == 0.0 and chosen[3, 3, 2] == 6.0
-    changed = np.zeros((SIZE, SIZE, 4), dtype=bool)
-    changed[1, 1, 0] = changed[2, 2, 1] = True
-    assert (chosen[~changed] == 6.0).all()
-    assert _as_seen(logit, lines, None, DEFAULT_CONFIG) is logit

@@ -20,27 +20,11 @@ import numpy as np
 from companion.board import SIZE
 from vision.rectify import Rectified
 
-__all__ = ["line_boxes", "line_features"]
+__all__ = ["line_features"]
 
 #: Across the side, the box reaches where the arm's bounding edges run: corridors are about
 #: a third of a tile wide in every edition, so their edges lie near 1/3 and 2/3; 0.2-0.8 holds them.
 _ACROSS = (0.2, 0.8)
-
-
-def line_boxes(tile_px: int, depth: tuple[float, float]) -> np.ndarray:
-    """The box (x0, y0, x1, y1) inside one tile where :func:`line_features` reads each side (N, E, S, W): (4, 4).
-
-    Wider across the side than a colour band's box (it reaches the arm's bounding edges),
-    so a pawn lying across the middle of an arm can leave its edges in sight.
-    """
-
-    def px(f: float) -> int:
-        return round(f * tile_px)
-
-    a, b = px(_ACROSS[0]), px(_ACROSS[1])
-    e0, e1 = px(depth[0]), max(px(depth[1]), px(depth[0]) + 1)
-    t = tile_px
-    return np.array([(a, e0, b, e1), (t - e1, a, t - e0, b), (a, t - e1, b, t - e0), (e0, a, e1, b)])
 
 
 def line_features(rect: Rectified, lightness: np.ndarray, depth: tuple[float, float]) -> np.ndarray:
@@ -59,7 +43,14 @@ def line_features(rect: Rectified, lightness: np.ndarray, depth: tuple[float, fl
     def px(f: float) -> int:
         return round(f * t)
 
-    boxes = [(y0, y1, x0, x1) for x0, y0, x1, y1 in line_boxes(t, depth).tolist()]  # per side: N, E, S, W
+    a, b = px(_ACROSS[0]), px(_ACROSS[1])
+    e0, e1 = px(depth[0]), max(px(depth[1]), px(depth[0]) + 1)
+    boxes = (  # (y0, y1, x0, x1) per side: N, E, S, W
+        (e0, e1, a, b),
+        (a, b, t - e1, t - e0),
+        (t - e1, t - e0, a, b),
+        (a, b, e0, e1),
+    )
 
     def mean(g: np.ndarray, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
         return g[:, y0:y1, :, x0:x1].mean(axis=(1, 3), dtype=np.float64)

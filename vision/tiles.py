@@ -23,10 +23,6 @@ Near the squares pawns stood on (``pawns_on``), a side darker than the board's
 darker surface lies in a cast shadow and is read on shadow-invariant chroma only, and
 so is a side read as the darker surface whose chroma (both bands) says the lighter one.
 
-A side of which neither colour band saw a single pixel (both boxes under a tall pawn) is the
-inpainting's guess: the shape is chosen without it, keeping only its line structure where that
-wider box was seen (:func:`_as_seen`); the published edges keep the evidence.
-
 No tile has four openings or fewer than two: four open-looking sides in the usual
 band hand the decision to the border band (as far as all four look open), and a tile
 whose four sides all look closed (washed out) chooses its shape against itself.
@@ -48,7 +44,7 @@ held-out 4 -> 6) holds on all renderers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 
 import numpy as np
@@ -154,7 +150,7 @@ def edge_probabilities(
     (a picture or a pawn over both) the answer is softened toward 0.5.
     """
     cfg = config or DEFAULT_CONFIG
-    logit, _, excluded, model = _side_logits(rect, cfg, exclude)
+    logit, excluded, model = _side_logits(rect, cfg, exclude)
     return _side_probabilities(logit, excluded, cfg.prob_floor, cfg), model
 
 
@@ -164,12 +160,10 @@ def _side_logits(
     exclude: Iterable[Square] | None,
     bands: ViewBands | None = None,
     shaded: np.ndarray | None = None,
-    visible: Sequence[np.ndarray] | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, TileModel]:
-    """Combined open log-odds of every side (7, 7, 4), the line structure's part of them (zero where
-    not read), the excluded squares and the usual band's model."""
+    visible: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray, TileModel]:
+    """Combined open log-odds of every side (7, 7, 4), the excluded squares and the usual band's model."""
     excluded = _excluded_grid(exclude)
-    lines = np.zeros((SIZE, SIZE, 4))
     if bands is None:
         bands = view_bands(rect, cfg)
     logit, usual = _read_sides(bands, excluded, cfg, None, visible=visible)
@@ -181,11 +175,10 @@ def _side_logits(
         extra_sides = np.where(unsure[..., None], -1, sides)
         logit, usual = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible)
         if cfg.line_weight > 0 and bands.lightness is not None and _in_doubt(logit, cfg.line_gate):
-            lines = cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
-            logit = logit + lines
+            logit = logit + cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
     elif shaded is not None and shaded.any():
         logit, usual = _read_sides(bands, excluded, cfg, None, shaded, visible)
-    return logit, lines, excluded, usual.model
+    return logit, excluded, usual.model
 
 
 def _read_sides(
@@ -194,7 +187,7 @@ def _read_sides(
     cfg: TilesConfig,
     extra_sides: np.ndarray | None,
     shaded: np.ndarray | None = None,
-    visible: Sequence[np.ndarray] | None = None,
+    visible: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, Band]:
     """Both bands read and combined: the sides' open log-odds (7, 7, 4) and the usual band.
 
@@ -281,7 +274,7 @@ def _shade_free_logit(
     excluded: np.ndarray,
     cfg: TilesConfig,
     extra_sides: np.ndarray | None,
-    visible: Sequence[np.ndarray] | None = None,
+    visible: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Open log-odds of every side from the shadow-invariant chroma features alone, both bands combined,
     and whether both bands agree on the side and look like the board's classes (7, 7, 4).
@@ -348,32 +341,6 @@ def _washed_out_relative(logit: np.ndarray, excluded: np.ndarray) -> np.ndarray:
     return np.where(flat[..., None], logit - mid[..., None], logit)
 
 
-def _as_seen(
-    logit: np.ndarray, lines: np.ndarray, visible: Sequence[np.ndarray] | None, cfg: TilesConfig
-) -> np.ndarray:
-    """Log-odds (7, 7, 4) to choose shapes on: a side of whose colour bands the camera saw not one pixel
-    keeps only its line structure's vote, and only where the line box was seen (``board_share`` of it).
-
-    Under a tall pawn both band boxes can be wholly the inpainting's; a band then reads the
-    paint, which continues whatever borders the blob (often the neighbouring tile's side,
-    which says nothing of this one). On the dev and spent sets of all six renderers (day,
-    night, occluded; 67 movable sides with no band pixel seen) the paint's log-odds barely
-    predicted the side: -6..-3 open 50 %, -3..-1 46 %, +1..+3 50 %, +3..+6 75 %, past +6 33 %.
-    So the tile's valid shape rests on its seen sides and the inventory's prior (a T and
-    a corner differ in one side: the unseen one no longer decides). The line box is wider
-    across the side: a pawn lying across an arm leaves its two edges in sight (spent held-out
-    day 0026, where they alone read the T). The published edges and the confidence stay the
-    evidence's, so a tile changed this way reports its doubt.
-    """
-    if visible is None:
-        return logit
-    unseen = np.maximum(visible[0], visible[1]) <= 0.0
-    if not unseen.any():
-        return logit
-    lines_seen = visible[2] >= cfg.board_share if len(visible) > 2 else np.zeros_like(unseen)
-    return np.where(unseen, np.where(lines_seen, lines, 0.0), logit)
-
-
 def _side_probabilities(logit: np.ndarray, excluded: np.ndarray, floor: float, cfg: TilesConfig) -> np.ndarray:
     """Floored open probabilities; an excluded square's pulled toward 0.5."""
     prob = _floored(logit, floor)
@@ -383,7 +350,7 @@ def _side_probabilities(logit: np.ndarray, excluded: np.ndarray, floor: float, c
 
 
 def _unseen_sides(
-    prob: np.ndarray, excluded: np.ndarray, visible: Sequence[np.ndarray] | None, cfg: TilesConfig
+    prob: np.ndarray, excluded: np.ndarray, visible: tuple[np.ndarray, np.ndarray] | None, cfg: TilesConfig
 ) -> np.ndarray:
     """Sides (7, 7, 4) the camera did not clearly see: the only ones the inventory may change.
 
@@ -407,7 +374,7 @@ def read_tiles(
     exclude: set[Square] | None = None,
     bands: ViewBands | None = None,
     pawns_on: Iterable[Square] | None = None,
-    visible: Sequence[np.ndarray] | None = None,
+    visible: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> list[TileReading]:
     """Read the 49 tiles (row-major) of a rectified board.
 
@@ -421,7 +388,7 @@ def read_tiles(
     """
     cfg = config or DEFAULT_CONFIG
     shaded = shaded_sides(pawns_on) if pawns_on else None
-    logit, lines, excluded, model = _side_logits(rect, cfg, exclude, bands, shaded, visible)
+    logit, excluded, model = _side_logits(rect, cfg, exclude, bands, shaded, visible)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
     # The edges stay the frame's evidence (the referee and grid_quality weigh them);
     # only the decoded shape of a fixed square leans on its known openings.
@@ -429,7 +396,7 @@ def read_tiles(
     # floor still counts for more than one just past it (two closed-looking sides of
     # a corner: the less closed one opens), while the confidence comes from the edges.
     prior = shape_prior(cfg.fixed_prior)
-    choose = _washed_out_relative(_as_seen(logit, lines, visible, cfg), excluded)
+    choose = _washed_out_relative(logit, excluded)
     choose_prob = _side_probabilities(choose, excluded, cfg.decode_floor, cfg)
     shapes, _ = decode(choose_prob, prior)
     # The confidence stays the evidence's for its own best shape: the occlusion check weighs
