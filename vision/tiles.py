@@ -33,9 +33,9 @@ At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
 
 Day misreads by cause (located reads; sixth r6/spent si, held-out spent, fifth spent and lead
-sets, 36 tiles): 15 under tall pawns with no band pixel seen (13 fifth, 2 held-out; the paint
-decides, :mod:`vision.tile_hidden` on why it keeps its vote); 7 glare or coloured light (sixth 5,
-fifth 2); 5 seen, weak, no pawn near (held-out, log-odds within +-2.6); 2 a pawn's body left in the
+sets, 31 tiles): 15 under tall pawns with no band pixel seen (13 fifth, 2 held-out; the paint
+decides, :mod:`vision.tile_hidden` on why it keeps its vote); 6 glare or coloured light (sixth 4,
+fifth 2); 4 seen, weak, no pawn near (held-out, log-odds within +-2.6); 2 a pawn's body left in the
 view (lead f5 0011 a green pawn found on the wrong square, 0019 a mask missing the shaded body:
 the pawn stage's); 2 geometry (fine with label corners); 1 picture; 1 a border band on the tile's
 dark rim against a sure usual band (sixth si 0032 3,1, conf 0.99).
