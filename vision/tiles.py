@@ -32,6 +32,14 @@ the camera did not clearly see (:func:`_unseen_sides`); otherwise it stays as re
 At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
 
+Day misreads by cause (located reads; sixth r6/spent si, held-out spent, fifth spent and lead
+sets, 31 tiles): 15 under tall pawns with no band pixel seen (13 fifth, 2 held-out; the paint
+decides, :mod:`vision.tile_hidden` on why it keeps its vote); 6 glare or coloured light (sixth 4,
+fifth 2); 4 seen, weak, no pawn near (held-out, log-odds within +-2.6); 2 a pawn's body left in the
+view (lead f5 0011 a green pawn found on the wrong square, 0019 a mask missing the shaded body:
+the pawn stage's); 2 geometry (fine with label corners); 1 picture; 1 a border band on the tile's
+dark rim against a sure usual band (sixth si 0032 3,1, conf 0.99).
+
 Clearly seen misreads left by day (measured, not fixed): they share no one cause. The
 colour bands are confidently wrong on a picture covering the side (fifth 0031, held-out
 0003) or a lighting shadow on a pale edition (held-out 0036), where the line logit leans
