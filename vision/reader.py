@@ -20,7 +20,6 @@ anything else is a bug and keeps its traceback (no catch-all).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -212,8 +211,9 @@ class BoardReader:
         if problem:
             return unreadable(problem)
         pictures = treasure_mod.describe(erased, tiles, hidden=exclude)
+        # Built directly: dataclasses.replace costs ~15 us a tile (its generic field walk), 49 a frame.
         tiles = [
-            dataclasses.replace(t, treasure=p.treasure, descriptor=p.descriptor)
+            TileReading(t.openings, t.confidence, t.edges, p.treasure, p.descriptor)
             for t, p in zip(tiles, pictures, strict=True)
         ]
         pawns = {d.color: d.square for d in detections}
