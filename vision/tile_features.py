@@ -317,10 +317,23 @@ def band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...],
     ``integrals``: :func:`view_integrals`, optionally followed by :func:`_masked_integrals`
     (then a box's means are its board pixels' while they are ``board_share`` of it).
     """
+    return _bands_features(rect, (cfg,), integrals, shade_free)[0]
+
+
+def _bands_features(
+    rect: Rectified, cfgs: tuple[TilesConfig, ...], integrals: tuple[Any, ...], shade_free: bool = True
+) -> list[np.ndarray]:
+    """:func:`band_features` of several bands (``cfgs`` differing in their edge boxes only) at once.
+
+    The bands share the tiles' corner boxes: their means and the wall they give are
+    computed once, and every box of every band is read in one pass over the integrals
+    (each box's mean is its own, so each band's features are the same as alone).
+    """
     sums, lum_squares = integrals[:2]
     masked = integrals[2] if len(integrals) > 2 else None
+    cfg = cfgs[0]
     t, m = rect.tile_px, rect.margin_px
-    corner_boxes, edge_boxes = _boxes(t, cfg)
+    corner_boxes = _boxes(t, cfg)[0]
     origin = m + t * np.arange(SIZE)
     offs = np.zeros((SIZE, SIZE, 1, 4), dtype=np.int64)
     offs[..., 0] = offs[..., 2] = origin[None, :, None]
@@ -335,10 +348,12 @@ def band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...],
         mean = board[..., :4] / np.maximum(share, 1e-9)
         return np.where(share >= cfg.board_share, mean, plain)
 
-    # All of a tile's boxes in one pass: 4 corners, 4 sides, and with ends_at_depth 2 ends per side.
-    boxes = [corner_boxes, edge_boxes] + ([_end_boxes(t, cfg).reshape(8, 4)] if cfg.ends_at_depth else [])
-    every = stats(offs + np.concatenate(boxes)[None, None])  # (7, 7, 8 or 16, 4)
-    corner_stats, edge_stats = every[:, :, :4], every[:, :, 4:8]
+    # All of a tile's boxes in one pass: 4 corners, then per band 4 sides and with
+    # ends_at_depth 2 ends per side.
+    boxes = [corner_boxes]
+    for band in cfgs:
+        boxes += [_boxes(t, band)[1]] + ([_end_boxes(t, band).reshape(8, 4)] if band.ends_at_depth else [])
+    every = stats(offs + np.concatenate(boxes)[None, None])  # (7, 7, 4 + 4 or 12 per band, 4)
 
     def describe(stats: np.ndarray) -> np.ndarray:
         mean = stats[..., :3]
@@ -346,22 +361,30 @@ def band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...],
         parts = [mean, std[..., None]] + ([_shade_free_chroma(mean)] if shade_free else [])
         return np.concatenate(parts, axis=-1)
 
-    corners = describe(corner_stats)
+    corners = describe(every[:, :, :4])
     # The middle two of the four corners: one corner may be hidden by a pawn or a picture's rim.
     wall = np.sort(corners, axis=2)[:, :, 1:3].mean(axis=2)
-    if cfg.ends_at_depth:
-        # The wall at each side's two ends, as far from the border as the side's box: a seam,
-        # a gap between tiles or a shadow along the border darkens them as it darkens the side.
-        ends = describe(every[:, :, 8:].reshape(SIZE, SIZE, 4, 2, -1)).mean(axis=3)
-    else:
-        # The corners at each side's ends (N: TL+TR, E: TR+BR, S: BR+BL, W: BL+TL): light as it falls there.
-        ends = 0.5 * (corners + np.roll(corners, -1, axis=2))
-    edges = describe(edge_stats)
-    return np.concatenate([edges - wall[:, :, None, :], edges - ends], axis=-1)
+    # The corners at each side's ends (N: TL+TR, E: TR+BR, S: BR+BL, W: BL+TL): light as it falls there.
+    corner_ends = 0.5 * (corners + corners[:, :, [1, 2, 3, 0]])
+    out = []
+    at = 4
+    for band in cfgs:
+        edges = describe(every[:, :, at : at + 4])
+        at += 4
+        if band.ends_at_depth:
+            # The wall at each side's two ends, as far from the border as the side's box: a seam,
+            # a gap between tiles or a shadow along the border darkens them as it darkens the side.
+            ends = describe(every[:, :, at : at + 8].reshape(SIZE, SIZE, 4, 2, -1)).mean(axis=3)
+            at += 8
+        else:
+            ends = corner_ends
+        out.append(np.concatenate([edges - wall[:, :, None, :], edges - ends], axis=-1))
+    return out
 
 
-def _outer_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...]) -> np.ndarray:
-    return band_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi), integrals)
+def _outer_config(cfg: TilesConfig) -> TilesConfig:
+    """``cfg`` with the border-hugging band's edge boxes."""
+    return replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi)
 
 
 @dataclass(frozen=True)
@@ -395,14 +418,15 @@ def view_bands(rect: Rectified, config: TilesConfig | None = None, board: np.nda
         integrals = (*integrals, _masked_integrals(lab, board))
     else:
         board = None
-    return ViewBands(band_features(rect, cfg, integrals), _outer_features(rect, cfg, integrals), board, lab[..., 0])
+    usual, outer = _bands_features(rect, (cfg, _outer_config(cfg)), integrals)
+    return ViewBands(usual, outer, board, lab[..., 0])
 
 
 @cache
 def _sampled_pixels(tile_px: int, margin: int, width: int, cfg: TilesConfig) -> tuple[np.ndarray, ...]:
     """Flat indices of every pixel any box of either band reads (the only pixels whose kind matters),
     and, as positions in that list, the fixed tiles' corner boxes (wall) and known-open edge boxes (corridor)."""
-    outer_cfg = replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi)
+    outer_cfg = _outer_config(cfg)
     corner_boxes, edge_boxes = _boxes(tile_px, cfg)
     outer_boxes = _boxes(tile_px, outer_cfg)[1]
     used = np.zeros((margin * 2 + SIZE * tile_px, width), dtype=bool)
