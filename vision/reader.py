@@ -210,8 +210,8 @@ class BoardReader:
         problem = occ.decide(signals, lighting, cfg.occlusion)
         if problem:
             return unreadable(problem)
-        pictures = treasure_mod.describe(erased, tiles, hidden=exclude)
-        # Built directly: dataclasses.replace costs ~15 us a tile (its generic field walk), 49 a frame.
+        pictures = treasure_mod.describe(erased, tiles, hidden=exclude, lab=bands.lab)  # bands: erased's
+        # Built directly: dataclasses.replace costs ~7 us a tile (its generic field walk), 49 a frame.
         tiles = [
             TileReading(t.openings, t.confidence, t.edges, p.treasure, p.descriptor)
             for t, p in zip(tiles, pictures, strict=True)

@@ -401,6 +401,7 @@ class ViewBands:
     outer: np.ndarray
     board: np.ndarray | None = None
     lightness: np.ndarray | None = None  # the view's L channel, for :mod:`vision.tile_lines`
+    lab: np.ndarray | None = None  # the view in Lab (tile area; margin black), for :mod:`vision.treasures`
 
 
 def view_bands(rect: Rectified, config: TilesConfig | None = None, board: np.ndarray | None = None) -> ViewBands:
@@ -419,7 +420,7 @@ def view_bands(rect: Rectified, config: TilesConfig | None = None, board: np.nda
     else:
         board = None
     usual, outer = _bands_features(rect, (cfg, _outer_config(cfg)), integrals)
-    return ViewBands(usual, outer, board, lab[..., 0])
+    return ViewBands(usual, outer, board, lab[..., 0], lab)
 
 
 @cache

@@ -132,18 +132,26 @@ def describe(
     tiles: Sequence[TileReading],
     config: TreasureConfig | None = None,
     hidden: Iterable[Square] = (),
+    lab: np.ndarray | None = None,
 ) -> list[Picture]:
     """Per square (row-major): is there a picture, and its descriptor (empty when none).
 
     The four start squares never carry a treasure (their markings are not pictures),
     and ``hidden`` squares (under a pawn) cannot show one. Vectorised over the 49
-    tiles, and the descriptors over all pictures at once.
+    tiles, and the descriptors over all pictures at once. ``lab``: the view's tile area
+    in Lab as :func:`vision.tile_features.view_bands` converted it (the reader's), so it
+    is not converted twice (Lab is per pixel: the same values either way).
     """
     cfg = config or TreasureConfig()
     t = rect.tile_px
     grid = rect.tiles_array()  # (7, 7, t, t, 3) BGR
     flat = grid.reshape(-1, t, 3)
-    lab8 = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(SIZE * SIZE, t * t, 3)
+    if lab is None or lab.shape != rect.image.shape:
+        lab8 = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(SIZE * SIZE, t * t, 3)
+    else:
+        m = rect.margin_px
+        area = lab[m : m + SIZE * t, m : m + SIZE * t]  # tiles_array()'s layout: tile by tile
+        lab8 = area.reshape(SIZE, t, SIZE, t, 3).swapaxes(1, 2).reshape(SIZE * SIZE, t * t, 3)
     geo = _geometry(t, cfg.radius, cfg.describe_radius)
     ref, texture = _corridor_colours(lab8.reshape(SIZE * SIZE, t, t, 3), tiles, t)  # (49, 3), (49,)
     # Only the pixels of the two discs are ever read: colour distances and descriptors work
