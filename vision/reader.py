@@ -34,6 +34,7 @@ from vision import lighting as light_mod
 from vision import occlusion as occ
 from vision import pawns as pawn_mod
 from vision import treasures as treasure_mod
+from vision.heap import keep_freed_memory
 from vision.locate import BoardNotFoundError, locate_board
 from vision.markers import find_board_by_markers
 from vision.rectify import Lens, Rectified, rectify
@@ -63,6 +64,9 @@ class ReaderConfig:
     search finds no board (the marker search costs a few ms a frame). Calibration's
     ``"markers": true`` turns it on for a rig with markers.
     ``locate``/``tiles``: passed through to the grid engineer's stages.
+    ``keep_memory``: keep what a read frees for the next frame (:mod:`vision.heap`: glibc's
+    allocator otherwise unmaps and re-faults the frame's temporaries, ~13 ms a read);
+    a process-wide allocator setting, made when the first reader is built.
     """
 
     max_side: int = 2100
@@ -76,6 +80,7 @@ class ReaderConfig:
     tiles: Any = None
     pawns: pawn_mod.PawnConfig = field(default_factory=pawn_mod.PawnConfig)
     occlusion: occ.OcclusionConfig = field(default_factory=occ.OcclusionConfig)
+    keep_memory: bool = True
 
 
 @dataclass
@@ -106,6 +111,8 @@ class BoardReader:
 
     def __init__(self, config: ReaderConfig | None = None, calibration: Mapping[str, Any] | None = None) -> None:
         self.config = config or ReaderConfig()
+        if self.config.keep_memory:
+            keep_freed_memory()
         self.calibration = dict(calibration or {})
         self.colour_model = pawn_mod.ColourModel.from_calibration(self.calibration)
         self.fixed_corners = _calibrated_corners(self.calibration)
