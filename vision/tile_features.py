@@ -266,10 +266,23 @@ def _tiles_lab(rect: Rectified) -> np.ndarray:
     return lab
 
 
+def _tile_area(rect: Rectified, image: np.ndarray) -> np.ndarray:
+    """The 7x7 tiles' part of a full-view array (a view): every box any band reads lies inside it."""
+    lo, hi = rect.margin_px, rect.margin_px + SIZE * rect.tile_px
+    return image[lo:hi, lo:hi]
+
+
 def view_integrals(rect: Rectified, lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Integral images of the view's Lab channels and of L², shared by both bands' features."""
+    """Integral images of the tile area's Lab channels and of L², shared by both bands' features.
+
+    Over the tile area only (its top-left corner is their origin; :func:`band_features`
+    places the boxes so): the margin is a third of the view's pixels and no box reads it.
+    A box's sum is the same exact integer either way (int32 sums, float64 sums of squares
+    far below 2**53).
+    """
     if lab is None:
         lab = lab_view(rect)
+    lab = _tile_area(rect, lab)
     sums = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact: 8-bit values over a few hundred pixels squared
     _, lum_squares = cv2.integral2(np.ascontiguousarray(lab[:, :, 0]), sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
     return sums, lum_squares[:, :, None]
@@ -332,9 +345,9 @@ def _bands_features(
     sums, lum_squares = integrals[:2]
     masked = integrals[2] if len(integrals) > 2 else None
     cfg = cfgs[0]
-    t, m = rect.tile_px, rect.margin_px
+    t = rect.tile_px
     corner_boxes = _boxes(t, cfg)[0]
-    origin = m + t * np.arange(SIZE)
+    origin = t * np.arange(SIZE)  # the integrals start at the tile area's corner (view_integrals)
     offs = np.zeros((SIZE, SIZE, 1, 4), dtype=np.int64)
     offs[..., 0] = offs[..., 2] = origin[None, :, None]
     offs[..., 1] = offs[..., 3] = origin[:, None, None]
@@ -416,7 +429,7 @@ def view_bands(rect: Rectified, config: TilesConfig | None = None, board: np.nda
     if cfg.foreign_sigma > 0:
         if board is None or board.shape != lab.shape[:2]:
             board = _board_mask(lab, rect, cfg)
-        integrals = (*integrals, _masked_integrals(lab, board))
+        integrals = (*integrals, _masked_integrals(rect, lab, board))
     else:
         board = None
     usual, outer = _bands_features(rect, (cfg, _outer_config(cfg)), integrals)
@@ -482,8 +495,10 @@ def _board_mask(lab: np.ndarray, rect: Rectified, cfg: TilesConfig) -> np.ndarra
     return keep.reshape(height, width)
 
 
-def _masked_integrals(lab: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Integral images of L, a, b, of L² and of the count over the board pixels (``keep``)."""
+def _masked_integrals(rect: Rectified, lab: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integral images of L, a, b, of L² and of the count over the board pixels (``keep``), over the tile
+    area as :func:`view_integrals`."""
+    lab, keep = _tile_area(rect, lab), _tile_area(rect, keep)
     masked = cv2.bitwise_and(lab, lab, mask=keep)
     sums = cv2.integral(masked, sdepth=cv2.CV_32S)
     count = cv2.integral(keep, sdepth=cv2.CV_32S)
