@@ -191,14 +191,18 @@ def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> 
     patches = np.stack(
         [lab[:, y - half : y + half + 1, x - half : x + half + 1].reshape(len(lab), -1, 3) for y, x in spots], axis=1
     ).astype(np.float32)  # (49, 4, n, 3)
-    medians = np.median(patches, axis=2)  # (49, 4, 3)
+    # The middle value of each patch (an odd count, (2 half + 1)**2): np.median's, by one partition.
+    middle = patches.shape[2] // 2
+    medians = np.partition(patches, middle, axis=2)[:, :, middle]  # (49, 4, 3)
     openings = np.array([int(r.openings) for r in tiles], dtype=np.int64)
     is_open = ((openings[:, None] >> np.arange(4)[None]) & 1).astype(bool)  # N E S W bits 1 2 4 8
     weights = is_open[..., None].astype(np.float32)
     counts = weights.sum(axis=1)
     mean = (medians * weights).sum(axis=1) / np.maximum(counts, 1.0)
-    fallback = np.median(medians.reshape(-1, 3), axis=0)
-    ref = np.where(counts > 0, mean, fallback).astype(np.float32)
+    if (counts > 0).all():
+        ref = mean.astype(np.float32)
+    else:
+        ref = np.where(counts > 0, mean, np.median(medians.reshape(-1, 3), axis=0)).astype(np.float32)
     # How far the corridor's own texture (cracks, gravel, grain) strays from its colour, per tile.
     off = patches - ref[:, None, None, :]
     spread = np.sqrt(off[..., 0] ** 2 + off[..., 1] ** 2 + off[..., 2] ** 2)  # (49, 4, n)
