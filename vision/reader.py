@@ -204,7 +204,7 @@ class BoardReader:
         # Read the openings again with the pawns painted out (better than down-weighting their squares).
         erased = pawn_mod.erase(rect, detections)
         # No pawns: erased is rect. With pawns, what looked like a pawn stays out of the sides.
-        bands = view_bands(erased, tiles_cfg, first_bands.board) if detections else first_bands
+        bands = view_bands(erased, tiles_cfg, first_bands.board, (rect, first_bands)) if detections else first_bands
         # The sides' painted-out pixels count little: a tall pawn hides arms the paint cannot restore.
         seen = visible_shares(rect, detections, tiles_cfg) if detections else None
         tiles = read_tiles(erased, tiles_cfg, bands=bands, pawns_on=exclude, visible=seen) if detections else first
