@@ -247,6 +247,25 @@ def box_means(integral: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return total / area
 
 
+def _corner_index(boxes: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes (..., 4) of x0 y0 x1 y1 as the flat positions (4, ...) of their corners in integral images
+    ``width`` wide (in :func:`box_means`' order) and their areas (..., 1)."""
+    x0, y0, x1, y1 = (boxes[..., i] for i in range(4))
+    index = np.stack([y1 * width + x1, y0 * width + x1, y1 * width + x0, y0 * width + x0])
+    return index, ((x1 - x0) * (y1 - y0)).astype(np.float64)[..., None]
+
+
+def _indexed_means(integral: np.ndarray, index: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """:func:`box_means` with the boxes given by :func:`_corner_index`: one gather for all four corners.
+
+    The same sums (exact integers: int32 sums, float64 sums of squares far below 2**53) over
+    the same areas, so the same means.
+    """
+    flat, area = index
+    corner = integral.reshape(-1, integral.shape[-1]).take(flat, axis=0)
+    return (corner[0] - corner[1] - corner[2] + corner[3]) / area
+
+
 def lab_view(rect: Rectified) -> np.ndarray:
     """The rectified view in Lab (uint8 as OpenCV scales it), from colour or grey views."""
     image = rect.image
@@ -371,10 +390,12 @@ def _bands_features(
     offs[..., 1] = offs[..., 3] = origin[:, None, None]
 
     def stats(boxes: np.ndarray) -> np.ndarray:  # means of L, a, b and of L² per box
-        plain = np.concatenate([box_means(sums, boxes), box_means(lum_squares, boxes)], axis=-1)
+        # The boxes' corners as flat positions, shared by the (up to five) integral images.
+        index = _corner_index(boxes, sums.shape[1])
+        plain = np.concatenate([_indexed_means(sums, index), _indexed_means(lum_squares, index)], axis=-1)
         if masked is None:
             return plain
-        board = np.concatenate([box_means(part, boxes) for part in masked], axis=-1)  # per box pixel:
+        board = np.concatenate([_indexed_means(part, index) for part in masked], axis=-1)  # per box pixel:
         share = board[..., 4:5]  # masked sums of L, a, b, L², and the share of board pixels
         mean = board[..., :4] / np.maximum(share, 1e-9)
         return np.where(share >= cfg.board_share, mean, plain)
