@@ -6,8 +6,12 @@ glibc's defaults return much of that to the kernel between frames: blocks over t
 mmap threshold (128 kB, raised only as far as the largest block freed so far) are
 unmapped on free, and the heap's top is trimmed once 2x that threshold lies free. The
 next frame then faults the same pages in again, each one zeroed by the kernel: on the
-bench photo ~13 ms of a ~75 ms read (in-process CPU, 2-core shared machine), with the
-numbers unchanged (where an array lives does not change what is computed in it).
+bench photo read from a file ~4,700 page faults and ~13 ms of a ~75 ms read (in-process
+CPU, 2-core shared machine), with the numbers unchanged (where an array lives does not
+change what is computed in it). A process that freed larger blocks before its first read
+has the thresholds raised already: ``bench`` renders its photo in-process first, and there
+this changes nothing (~1 fault a read either way); a reader fed camera frames or files is
+the case it is for.
 
 :func:`keep_freed_memory` raises the mmap threshold to 32 MB (every temporary of a
 frame comes from the heap), keeps up to 64 MB free at the heap's top, and grows it
