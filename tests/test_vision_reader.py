@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import platform
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 from companion.board import Board, Color, Tile
 from companion.observation import Observation, TileReading
 from vision.dataset import decode_image
+from vision.heap import keep_freed_memory
 from vision.reader import BoardReader, FrameError, normalise_frame, read_board, score_candidates
 
 RNG = np.random.default_rng(7)
@@ -103,6 +106,15 @@ def test_reads_a_rendered_board_fully() -> None:
     seen = set(obs.treasure_squares())
     assert len(seen & shown) >= 0.8 * len(shown) and len(seen - shown) <= 2
     assert all(len(obs.tile(sq).descriptor) == 40 for sq in seen)
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="glibc's mallopt only"
+)
+def test_the_reader_keeps_freed_memory_on_glibc() -> None:
+    """vision.heap's allocator settings reach glibc (a wrong binding or parameter makes mallopt refuse)."""
+    BoardReader()
+    assert keep_freed_memory() and keep_freed_memory()  # applied once, then remembered
 
 
 def test_reads_with_calibrated_corners() -> None:

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from vision.order_stats import percentile
+
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
@@ -28,16 +30,32 @@ __all__ = ["Frame", "lattice_frame", "lattice_hypotheses", "notched_hypotheses",
 Frame = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def _orientations(gx: np.ndarray, gy: np.ndarray, count: int) -> list[float]:
-    """Board rotation candidates (radians, in [-pi/4, pi/4)) from the gradient angles modulo 90°."""
-    gx, gy = gx[::2, ::2], gy[::2, ::2]  # every other pixel is plenty for a histogram
+#: The strongest gradients of the half-size image (every other pixel): their angles (arctan2) and magnitudes
+#: clipped at their 95th percentile; None when fewer than 50 stand out.
+Strong = tuple[np.ndarray, np.ndarray] | None
+
+
+def _strong_gradients(gx: np.ndarray, gy: np.ndarray) -> Strong:
+    """The strongest 30 % of the gradients (every other pixel is plenty for a histogram): angles and weights.
+
+    Read by both the rotation (:func:`_orientations`) and the axis estimate (:func:`_axis_histogram`),
+    so they are selected once.
+    """
+    gx, gy = gx[::2, ::2], gy[::2, ::2]
     mag = np.hypot(gx, gy)
-    thr = np.percentile(mag, 70)
-    sel = mag > max(thr, 1e-6)
+    sel = mag > max(float(percentile(mag.ravel(), 70)), 1e-6)
     if sel.sum() < 50:
+        return None
+    strong = mag[sel]
+    return np.arctan2(gy[sel], gx[sel]), np.minimum(strong, percentile(strong, 95))
+
+
+def _orientations(strong: Strong, count: int) -> list[float]:
+    """Board rotation candidates (radians, in [-pi/4, pi/4)) from the gradient angles modulo 90°."""
+    if strong is None:
         return [0.0]
-    weight = np.minimum(mag[sel], np.percentile(mag[sel], 95))
-    alpha = np.mod(np.arctan2(gy[sel], gx[sel]), np.pi / 2)
+    angles, weight = strong
+    alpha = np.mod(angles, np.pi / 2)
     bins = 180
     hist = np.bincount(np.minimum((alpha / (np.pi / 2) * bins).astype(np.int64), bins - 1), weight, bins)
     kernel = np.array([1.0, 2.0, 3.0, 2.0, 1.0])
@@ -96,24 +114,29 @@ def _pitches(gu: np.ndarray, gv: np.ndarray, lo: float, hi: float, count: int) -
     return out
 
 
-def _axis_angles(gx: np.ndarray, gy: np.ndarray, theta: float) -> tuple[float, float]:
+def _axis_histogram(strong: Strong) -> np.ndarray | None:
+    """The strong gradients' weighted angle histogram modulo 180° (360 bins), smoothed; the same for
+    every rotation :func:`_axis_angles` looks near, so it is built once per image."""
+    if strong is None:
+        return None
+    angles, weight = strong
+    psi = np.mod(angles, np.pi)
+    bins = 360
+    hist = np.bincount(np.minimum((psi / np.pi * bins).astype(np.int64), bins - 1), weight, bins)
+    kernel = np.array([1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0])
+    return np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), kernel / kernel.sum(), mode="valid")
+
+
+def _axis_angles(smooth: np.ndarray | None, theta: float) -> tuple[float, float]:
     """Directions (radians) of the board's x and y axes in the image, near rotation ``theta``.
 
     Tilt makes the board a trapezoid: its two families of lines are not at
     90°, so each family's angle is measured on its own (gradient angles modulo
-    180°, peaks within 10° of ``theta`` and ``theta + 90°``).
+    180°, peaks within 10° of ``theta`` and ``theta + 90°``). ``smooth``: :func:`_axis_histogram`.
     """
-    gx, gy = gx[::2, ::2], gy[::2, ::2]
-    mag = np.hypot(gx, gy)
-    sel = mag > max(float(np.percentile(mag, 70)), 1e-6)
-    if sel.sum() < 50:
+    if smooth is None:
         return theta, theta + np.pi / 2
-    weight = np.minimum(mag[sel], np.percentile(mag[sel], 95))
-    psi = np.mod(np.arctan2(gy[sel], gx[sel]), np.pi)
-    bins = 360
-    hist = np.bincount(np.minimum((psi / np.pi * bins).astype(np.int64), bins - 1), weight, bins)
-    kernel = np.array([1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0])
-    smooth = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), kernel / kernel.sum(), mode="valid")
+    bins = len(smooth)
 
     def peak(near: float) -> float:
         centre = round(np.mod(near, np.pi) / np.pi * bins)
@@ -269,8 +292,10 @@ def _lattice_candidates(
     gradients; the 2-D autocorrelation copes with cluttered tables.
     Hypotheses are generated lazily so a clear board stops the search early.
     """
-    for theta in _orientations(gx, gy, cfg.max_orientations):
-        alpha, beta = _axis_angles(gx, gy, theta)
+    strong = _strong_gradients(gx, gy)
+    smooth = _axis_histogram(strong)
+    for theta in _orientations(strong, cfg.max_orientations):
+        alpha, beta = _axis_angles(smooth, theta)
         lin = np.linalg.inv(np.array([[np.cos(alpha), np.cos(beta)], [np.sin(alpha), np.sin(beta)]]))
         affine, size = _canonical(lin, gx.shape)
         gu = cv2.warpAffine(np.cos(alpha) * gx + np.sin(alpha) * gy, affine, size, flags=cv2.INTER_LINEAR)
@@ -388,7 +413,7 @@ def periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray 
     # the frame's marks outweighed every seam of the board (a fifth-renderer night board was
     # placed two tiles off, its grid refuted, the board "not found"). The 99th percentile
     # of the gradient (of every 4th pixel: ~0.05 ms) is still an edge's, and clips only those.
-    top = float(np.percentile(np.abs(np.concatenate([gu[::4, ::4].ravel(), gv[::4, ::4].ravel()])), 99.0))
+    top = float(percentile(np.abs(np.concatenate([gu[::4, ::4].ravel(), gv[::4, ::4].ravel()])), 99.0))
     if top > 0:
         gu, gv = np.clip(gu, -top, top), np.clip(gv, -top, top)
     periodic = np.zeros_like(gu)

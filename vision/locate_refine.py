@@ -20,6 +20,7 @@ import numpy as np
 from companion.board import FIXED_TILES, SIZE
 from vision import tiles as tile_mod
 from vision.locate_grid import BOARD_CORNERS
+from vision.order_stats import median
 from vision.rectify import Rectified, quad_homography
 
 if TYPE_CHECKING:
@@ -411,7 +412,7 @@ def _fit_geometry(
                     homs, ks, resids, i = star[0], np.array([k_star]), star[3], 0
         best = (homs[i], float(ks[i]))
         resid = np.abs(resids[i])
-        scale = max(1.4826 * float(np.median(resid)), floor)  # tile units; wide while far from converged
+        scale = max(1.4826 * median(resid), floor)  # tile units; wide while far from converged
         weights = 1.0 / np.maximum(1.0, resid / (1.5 * scale))
         weights[resid > 4 * scale] = 0.0
         ks = ks[i : i + 1]

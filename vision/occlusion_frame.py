@@ -7,6 +7,7 @@ on the rectified view, the sharpness of the tile area.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -35,7 +36,7 @@ def frame_problem(
     small = small_grey(image) if grey is None else grey
     if float(small.std()) < cfg.blank_std:
         return "blank frame: nothing to see"
-    if float(np.percentile(small, 99)) < cfg.dark_level:
+    if _percentiles_u8(small, (99.0,))[0] < cfg.dark_level:
         return "frame too dark to read"
     return None
 
@@ -59,13 +60,24 @@ def sharpness(rect: Rectified) -> float:
 
 
 def _percentiles_u8(values: np.ndarray, qs: Sequence[float]) -> list[float]:
-    """``np.percentile`` (linear method) of 8-bit values, exactly, from their histogram (no sort)."""
+    """``np.percentile`` (linear method) of 8-bit values, bit for bit, from their histogram (no sort).
+
+    numpy's virtual index ``(n - 1) * q`` and its two-sided lerp (from the upper value when
+    the fraction is at least a half), so the frame checks' thresholds see numpy's very
+    numbers: on a frame's 80,000-pixel grey copy ~0.3 ms instead of ~1-2 ms.
+    """
+    if values.dtype != np.uint8:
+        return [float(v) for v in np.percentile(values, list(qs))]
     counts = np.cumsum(np.bincount(values.ravel(), minlength=256))
     n = int(counts[-1])
     out = []
     for q in qs:
-        index = q / 100.0 * (n - 1)
-        lo = int(np.floor(index))
-        a, b = np.searchsorted(counts, [lo, min(lo + 1, n - 1)], side="right")
-        out.append(float(a + (b - a) * (index - lo)))
+        index = (n - 1) * (q / 100.0)
+        lo = min(math.floor(index), n - 1)
+        a, b = (float(v) for v in np.searchsorted(counts, [lo, min(lo + 1, n - 1)], side="right"))
+        if index >= n - 1:
+            out.append(b)
+            continue
+        gamma = index - lo
+        out.append(b - (b - a) * (1 - gamma) if gamma >= 0.5 else a + (b - a) * gamma)
     return out

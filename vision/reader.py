@@ -20,7 +20,6 @@ anything else is a bug and keeps its traceback (no catch-all).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from vision import lighting as light_mod
 from vision import occlusion as occ
 from vision import pawns as pawn_mod
 from vision import treasures as treasure_mod
+from vision.heap import keep_freed_memory
 from vision.locate import BoardNotFoundError, locate_board
 from vision.markers import find_board_by_markers
 from vision.rectify import Lens, Rectified, rectify
@@ -64,6 +64,9 @@ class ReaderConfig:
     search finds no board (the marker search costs a few ms a frame). Calibration's
     ``"markers": true`` turns it on for a rig with markers.
     ``locate``/``tiles``: passed through to the grid engineer's stages.
+    ``keep_memory``: keep what a read frees for the next frame (:mod:`vision.heap`: glibc's
+    allocator otherwise unmaps and re-faults the frame's temporaries, ~13 ms a read);
+    a process-wide allocator setting, made when the first reader is built.
     """
 
     max_side: int = 2100
@@ -77,6 +80,7 @@ class ReaderConfig:
     tiles: Any = None
     pawns: pawn_mod.PawnConfig = field(default_factory=pawn_mod.PawnConfig)
     occlusion: occ.OcclusionConfig = field(default_factory=occ.OcclusionConfig)
+    keep_memory: bool = True
 
 
 @dataclass
@@ -107,6 +111,8 @@ class BoardReader:
 
     def __init__(self, config: ReaderConfig | None = None, calibration: Mapping[str, Any] | None = None) -> None:
         self.config = config or ReaderConfig()
+        if self.config.keep_memory:
+            keep_freed_memory()
         self.calibration = dict(calibration or {})
         self.colour_model = pawn_mod.ColourModel.from_calibration(self.calibration)
         self.fixed_corners = _calibrated_corners(self.calibration)
@@ -198,7 +204,7 @@ class BoardReader:
         # Read the openings again with the pawns painted out (better than down-weighting their squares).
         erased = pawn_mod.erase(rect, detections)
         # No pawns: erased is rect. With pawns, what looked like a pawn stays out of the sides.
-        bands = view_bands(erased, tiles_cfg, first_bands.board) if detections else first_bands
+        bands = view_bands(erased, tiles_cfg, first_bands.board, (rect, first_bands)) if detections else first_bands
         # The sides' painted-out pixels count little: a tall pawn hides arms the paint cannot restore.
         seen = visible_shares(rect, detections, tiles_cfg) if detections else None
         tiles = read_tiles(erased, tiles_cfg, bands=bands, pawns_on=exclude, visible=seen) if detections else first
@@ -211,9 +217,10 @@ class BoardReader:
         problem = occ.decide(signals, lighting, cfg.occlusion)
         if problem:
             return unreadable(problem)
-        pictures = treasure_mod.describe(erased, tiles, hidden=exclude)
+        pictures = treasure_mod.describe(erased, tiles, hidden=exclude, lab=bands.lab)  # bands: erased's
+        # Built directly: dataclasses.replace costs ~7 us a tile (its generic field walk), 49 a frame.
         tiles = [
-            dataclasses.replace(t, treasure=p.treasure, descriptor=p.descriptor)
+            TileReading(t.openings, t.confidence, t.edges, p.treasure, p.descriptor)
             for t, p in zip(tiles, pictures, strict=True)
         ]
         pawns = {d.color: d.square for d in detections}

@@ -247,6 +247,25 @@ def box_means(integral: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return total / area
 
 
+def _corner_index(boxes: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes (..., 4) of x0 y0 x1 y1 as the flat positions (4, ...) of their corners in integral images
+    ``width`` wide (in :func:`box_means`' order) and their areas (..., 1)."""
+    x0, y0, x1, y1 = (boxes[..., i] for i in range(4))
+    index = np.stack([y1 * width + x1, y0 * width + x1, y1 * width + x0, y0 * width + x0])
+    return index, ((x1 - x0) * (y1 - y0)).astype(np.float64)[..., None]
+
+
+def _indexed_means(integral: np.ndarray, index: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """:func:`box_means` with the boxes given by :func:`_corner_index`: one gather for all four corners.
+
+    The same sums (exact integers: int32 sums, float64 sums of squares far below 2**53) over
+    the same areas, so the same means.
+    """
+    flat, area = index
+    corner = integral.reshape(-1, integral.shape[-1]).take(flat, axis=0)
+    return (corner[0] - corner[1] - corner[2] + corner[3]) / area
+
+
 def lab_view(rect: Rectified) -> np.ndarray:
     """The rectified view in Lab (uint8 as OpenCV scales it), from colour or grey views."""
     image = rect.image
@@ -255,21 +274,52 @@ def lab_view(rect: Rectified) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
 
 
-def _tiles_lab(rect: Rectified) -> np.ndarray:
-    """:func:`lab_view` of the tiles' area only, the margin left black: no side's box reaches into it."""
+def _tiles_lab(rect: Rectified, like: tuple[Rectified, np.ndarray] | None = None) -> np.ndarray:
+    """:func:`lab_view` of the tiles' area only, the margin left black: no side's box reaches into it.
+
+    ``like``: an earlier view of the same frame at the same scale and its Lab from here (the
+    reader's view before the pawns were painted out): only the pixels that differ are converted
+    (in each tile row, the span of columns where any does), the rest is that Lab. Lab is per
+    pixel, so it is the same array as converting the whole area.
+    """
     lo, hi = rect.margin_px, rect.margin_px + SIZE * rect.tile_px
     image = rect.image
     if lo == 0 or image.ndim == 2 or image.shape[2] == 1:
         return lab_view(rect)
+    if like is not None and like[0].image.shape == image.shape and like[1].shape == image.shape:
+        t, side, lab = rect.tile_px, hi - lo, like[1].copy()
+        # Per tile row, which columns hold a changed pixel (whole arrays: ~0.1 ms for the view).
+        changed = image[lo:hi, lo:hi] != like[0].image[lo:hi, lo:hi]
+        columns = changed.reshape(SIZE, t, side * 3).any(axis=1).reshape(SIZE, side, 3).any(axis=2)
+        for row, cols in enumerate(columns):
+            hit = np.flatnonzero(cols)
+            if len(hit):
+                y0, x0, x1 = lo + row * t, lo + int(hit[0]), lo + int(hit[-1]) + 1
+                block = np.ascontiguousarray(image[y0 : y0 + t, x0:x1])
+                lab[y0 : y0 + t, x0:x1] = cv2.cvtColor(block, cv2.COLOR_BGR2Lab)
+        return lab
     lab = np.zeros(image.shape, dtype=np.uint8)
     lab[lo:hi, lo:hi] = cv2.cvtColor(np.ascontiguousarray(image[lo:hi, lo:hi]), cv2.COLOR_BGR2Lab)
     return lab
 
 
+def _tile_area(rect: Rectified, image: np.ndarray) -> np.ndarray:
+    """The 7x7 tiles' part of a full-view array (a view): every box any band reads lies inside it."""
+    lo, hi = rect.margin_px, rect.margin_px + SIZE * rect.tile_px
+    return image[lo:hi, lo:hi]
+
+
 def view_integrals(rect: Rectified, lab: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Integral images of the view's Lab channels and of L², shared by both bands' features."""
+    """Integral images of the tile area's Lab channels and of L², shared by both bands' features.
+
+    Over the tile area only (its top-left corner is their origin; :func:`band_features`
+    places the boxes so): the margin is a third of the view's pixels and no box reads it.
+    A box's sum is the same exact integer either way (int32 sums, float64 sums of squares
+    far below 2**53).
+    """
     if lab is None:
         lab = lab_view(rect)
+    lab = _tile_area(rect, lab)
     sums = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact: 8-bit values over a few hundred pixels squared
     _, lum_squares = cv2.integral2(np.ascontiguousarray(lab[:, :, 0]), sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
     return sums, lum_squares[:, :, None]
@@ -317,28 +367,45 @@ def band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...],
     ``integrals``: :func:`view_integrals`, optionally followed by :func:`_masked_integrals`
     (then a box's means are its board pixels' while they are ``board_share`` of it).
     """
+    return _bands_features(rect, (cfg,), integrals, shade_free)[0]
+
+
+def _bands_features(
+    rect: Rectified, cfgs: tuple[TilesConfig, ...], integrals: tuple[Any, ...], shade_free: bool = True
+) -> list[np.ndarray]:
+    """:func:`band_features` of several bands (``cfgs`` differing in their edge boxes only) at once.
+
+    The bands share the tiles' corner boxes: their means and the wall they give are
+    computed once, and every box of every band is read in one pass over the integrals
+    (each box's mean is its own, so each band's features are the same as alone).
+    """
     sums, lum_squares = integrals[:2]
     masked = integrals[2] if len(integrals) > 2 else None
-    t, m = rect.tile_px, rect.margin_px
-    corner_boxes, edge_boxes = _boxes(t, cfg)
-    origin = m + t * np.arange(SIZE)
+    cfg = cfgs[0]
+    t = rect.tile_px
+    corner_boxes = _boxes(t, cfg)[0]
+    origin = t * np.arange(SIZE)  # the integrals start at the tile area's corner (view_integrals)
     offs = np.zeros((SIZE, SIZE, 1, 4), dtype=np.int64)
     offs[..., 0] = offs[..., 2] = origin[None, :, None]
     offs[..., 1] = offs[..., 3] = origin[:, None, None]
 
     def stats(boxes: np.ndarray) -> np.ndarray:  # means of L, a, b and of L² per box
-        plain = np.concatenate([box_means(sums, boxes), box_means(lum_squares, boxes)], axis=-1)
+        # The boxes' corners as flat positions, shared by the (up to five) integral images.
+        index = _corner_index(boxes, sums.shape[1])
+        plain = np.concatenate([_indexed_means(sums, index), _indexed_means(lum_squares, index)], axis=-1)
         if masked is None:
             return plain
-        board = np.concatenate([box_means(part, boxes) for part in masked], axis=-1)  # per box pixel:
+        board = np.concatenate([_indexed_means(part, index) for part in masked], axis=-1)  # per box pixel:
         share = board[..., 4:5]  # masked sums of L, a, b, L², and the share of board pixels
         mean = board[..., :4] / np.maximum(share, 1e-9)
         return np.where(share >= cfg.board_share, mean, plain)
 
-    # All of a tile's boxes in one pass: 4 corners, 4 sides, and with ends_at_depth 2 ends per side.
-    boxes = [corner_boxes, edge_boxes] + ([_end_boxes(t, cfg).reshape(8, 4)] if cfg.ends_at_depth else [])
-    every = stats(offs + np.concatenate(boxes)[None, None])  # (7, 7, 8 or 16, 4)
-    corner_stats, edge_stats = every[:, :, :4], every[:, :, 4:8]
+    # All of a tile's boxes in one pass: 4 corners, then per band 4 sides and with
+    # ends_at_depth 2 ends per side.
+    boxes = [corner_boxes]
+    for band in cfgs:
+        boxes += [_boxes(t, band)[1]] + ([_end_boxes(t, band).reshape(8, 4)] if band.ends_at_depth else [])
+    every = stats(offs + np.concatenate(boxes)[None, None])  # (7, 7, 4 + 4 or 12 per band, 4)
 
     def describe(stats: np.ndarray) -> np.ndarray:
         mean = stats[..., :3]
@@ -346,22 +413,30 @@ def band_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...],
         parts = [mean, std[..., None]] + ([_shade_free_chroma(mean)] if shade_free else [])
         return np.concatenate(parts, axis=-1)
 
-    corners = describe(corner_stats)
+    corners = describe(every[:, :, :4])
     # The middle two of the four corners: one corner may be hidden by a pawn or a picture's rim.
     wall = np.sort(corners, axis=2)[:, :, 1:3].mean(axis=2)
-    if cfg.ends_at_depth:
-        # The wall at each side's two ends, as far from the border as the side's box: a seam,
-        # a gap between tiles or a shadow along the border darkens them as it darkens the side.
-        ends = describe(every[:, :, 8:].reshape(SIZE, SIZE, 4, 2, -1)).mean(axis=3)
-    else:
-        # The corners at each side's ends (N: TL+TR, E: TR+BR, S: BR+BL, W: BL+TL): light as it falls there.
-        ends = 0.5 * (corners + np.roll(corners, -1, axis=2))
-    edges = describe(edge_stats)
-    return np.concatenate([edges - wall[:, :, None, :], edges - ends], axis=-1)
+    # The corners at each side's ends (N: TL+TR, E: TR+BR, S: BR+BL, W: BL+TL): light as it falls there.
+    corner_ends = 0.5 * (corners + corners[:, :, [1, 2, 3, 0]])
+    out = []
+    at = 4
+    for band in cfgs:
+        edges = describe(every[:, :, at : at + 4])
+        at += 4
+        if band.ends_at_depth:
+            # The wall at each side's two ends, as far from the border as the side's box: a seam,
+            # a gap between tiles or a shadow along the border darkens them as it darkens the side.
+            ends = describe(every[:, :, at : at + 8].reshape(SIZE, SIZE, 4, 2, -1)).mean(axis=3)
+            at += 8
+        else:
+            ends = corner_ends
+        out.append(np.concatenate([edges - wall[:, :, None, :], edges - ends], axis=-1))
+    return out
 
 
-def _outer_features(rect: Rectified, cfg: TilesConfig, integrals: tuple[Any, ...]) -> np.ndarray:
-    return band_features(rect, replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi), integrals)
+def _outer_config(cfg: TilesConfig) -> TilesConfig:
+    """``cfg`` with the border-hugging band's edge boxes."""
+    return replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi)
 
 
 @dataclass(frozen=True)
@@ -378,31 +453,42 @@ class ViewBands:
     outer: np.ndarray
     board: np.ndarray | None = None
     lightness: np.ndarray | None = None  # the view's L channel, for :mod:`vision.tile_lines`
+    lab: np.ndarray | None = None  # the view in Lab (tile area; margin black), for :mod:`vision.treasures`
 
 
-def view_bands(rect: Rectified, config: TilesConfig | None = None, board: np.ndarray | None = None) -> ViewBands:
+def view_bands(
+    rect: Rectified,
+    config: TilesConfig | None = None,
+    board: np.ndarray | None = None,
+    like: tuple[Rectified, ViewBands] | None = None,
+) -> ViewBands:
     """The usual and the border-hugging band's features of a view, for :func:`read_tiles` and :func:`grid_quality`.
 
     ``board``: the board-pixel mask of an earlier view of the same frame to use again
     (the reader's view with the pawns painted out: what was a pawn stays left out).
+    ``like``: an earlier view of the same frame (same geometry) and its bands: its Lab is
+    kept where the pixels are the same (:func:`_tiles_lab`; the painted-out view differs
+    only around the pawns).
     """
     cfg = config or DEFAULT_CONFIG
-    lab = _tiles_lab(rect)
+    earlier = (like[0], like[1].lab) if like is not None and like[1].lab is not None else None
+    lab = _tiles_lab(rect, earlier)
     integrals: tuple[Any, ...] = view_integrals(rect, lab)
     if cfg.foreign_sigma > 0:
         if board is None or board.shape != lab.shape[:2]:
             board = _board_mask(lab, rect, cfg)
-        integrals = (*integrals, _masked_integrals(lab, board))
+        integrals = (*integrals, _masked_integrals(rect, lab, board))
     else:
         board = None
-    return ViewBands(band_features(rect, cfg, integrals), _outer_features(rect, cfg, integrals), board, lab[..., 0])
+    usual, outer = _bands_features(rect, (cfg, _outer_config(cfg)), integrals)
+    return ViewBands(usual, outer, board, lab[..., 0], lab)
 
 
 @cache
 def _sampled_pixels(tile_px: int, margin: int, width: int, cfg: TilesConfig) -> tuple[np.ndarray, ...]:
     """Flat indices of every pixel any box of either band reads (the only pixels whose kind matters),
     and, as positions in that list, the fixed tiles' corner boxes (wall) and known-open edge boxes (corridor)."""
-    outer_cfg = replace(cfg, edge_lo=cfg.pawn_edge_lo, edge_hi=cfg.pawn_edge_hi)
+    outer_cfg = _outer_config(cfg)
     corner_boxes, edge_boxes = _boxes(tile_px, cfg)
     outer_boxes = _boxes(tile_px, outer_cfg)[1]
     used = np.zeros((margin * 2 + SIZE * tile_px, width), dtype=bool)
@@ -457,8 +543,10 @@ def _board_mask(lab: np.ndarray, rect: Rectified, cfg: TilesConfig) -> np.ndarra
     return keep.reshape(height, width)
 
 
-def _masked_integrals(lab: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Integral images of L, a, b, of L² and of the count over the board pixels (``keep``)."""
+def _masked_integrals(rect: Rectified, lab: np.ndarray, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integral images of L, a, b, of L² and of the count over the board pixels (``keep``), over the tile
+    area as :func:`view_integrals`."""
+    lab, keep = _tile_area(rect, lab), _tile_area(rect, keep)
     masked = cv2.bitwise_and(lab, lab, mask=keep)
     sums = cv2.integral(masked, sdepth=cv2.CV_32S)
     count = cv2.integral(keep, sdepth=cv2.CV_32S)

@@ -129,6 +129,8 @@ def _learn(
     prob = model.probabilities(feats, 0.0)
     agree = np.where(labels, prob, 1.0 - prob)
     keep = agree > 0.1
+    if keep.all():
+        return model, stats  # the refit would see the very same edges: the same model
     if keep.sum() >= max(16, int(0.75 * len(labels))) and labels[keep].any() and not labels[keep].all():
         model = fit_model(feats[keep], labels[keep], cfg)
     return model, stats

@@ -132,18 +132,26 @@ def describe(
     tiles: Sequence[TileReading],
     config: TreasureConfig | None = None,
     hidden: Iterable[Square] = (),
+    lab: np.ndarray | None = None,
 ) -> list[Picture]:
     """Per square (row-major): is there a picture, and its descriptor (empty when none).
 
     The four start squares never carry a treasure (their markings are not pictures),
     and ``hidden`` squares (under a pawn) cannot show one. Vectorised over the 49
-    tiles, and the descriptors over all pictures at once.
+    tiles, and the descriptors over all pictures at once. ``lab``: the view's tile area
+    in Lab as :func:`vision.tile_features.view_bands` converted it (the reader's), so it
+    is not converted twice (Lab is per pixel: the same values either way).
     """
     cfg = config or TreasureConfig()
     t = rect.tile_px
     grid = rect.tiles_array()  # (7, 7, t, t, 3) BGR
     flat = grid.reshape(-1, t, 3)
-    lab8 = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(SIZE * SIZE, t * t, 3)
+    if lab is None or lab.shape != rect.image.shape:
+        lab8 = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(SIZE * SIZE, t * t, 3)
+    else:
+        m = rect.margin_px
+        area = lab[m : m + SIZE * t, m : m + SIZE * t]  # tiles_array()'s layout: tile by tile
+        lab8 = area.reshape(SIZE, t, SIZE, t, 3).swapaxes(1, 2).reshape(SIZE * SIZE, t * t, 3)
     geo = _geometry(t, cfg.radius, cfg.describe_radius)
     ref, texture = _corridor_colours(lab8.reshape(SIZE * SIZE, t, t, 3), tiles, t)  # (49, 3), (49,)
     # Only the pixels of the two discs are ever read: colour distances and descriptors work
@@ -183,14 +191,18 @@ def _corridor_colours(lab: np.ndarray, tiles: Sequence[TileReading], t: int) -> 
     patches = np.stack(
         [lab[:, y - half : y + half + 1, x - half : x + half + 1].reshape(len(lab), -1, 3) for y, x in spots], axis=1
     ).astype(np.float32)  # (49, 4, n, 3)
-    medians = np.median(patches, axis=2)  # (49, 4, 3)
+    # The middle value of each patch (an odd count, (2 half + 1)**2): np.median's, by one partition.
+    middle = patches.shape[2] // 2
+    medians = np.partition(patches, middle, axis=2)[:, :, middle]  # (49, 4, 3)
     openings = np.array([int(r.openings) for r in tiles], dtype=np.int64)
     is_open = ((openings[:, None] >> np.arange(4)[None]) & 1).astype(bool)  # N E S W bits 1 2 4 8
     weights = is_open[..., None].astype(np.float32)
     counts = weights.sum(axis=1)
     mean = (medians * weights).sum(axis=1) / np.maximum(counts, 1.0)
-    fallback = np.median(medians.reshape(-1, 3), axis=0)
-    ref = np.where(counts > 0, mean, fallback).astype(np.float32)
+    if (counts > 0).all():
+        ref = mean.astype(np.float32)
+    else:
+        ref = np.where(counts > 0, mean, np.median(medians.reshape(-1, 3), axis=0)).astype(np.float32)
     # How far the corridor's own texture (cracks, gravel, grain) strays from its colour, per tile.
     off = patches - ref[:, None, None, :]
     spread = np.sqrt(off[..., 0] ** 2 + off[..., 1] ** 2 + off[..., 2] ** 2)  # (49, 4, n)
