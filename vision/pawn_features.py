@@ -318,6 +318,7 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
 #   nadir ray, twice over the width, added): right up on most sets (r6 +4, s6 +2, fth +2) but
 #   false reports up everywhere (ho 4 -> 8, tr 0 -> 2, th 2 -> 4): it raises solids, it does not
 #   lower prints; the model's centre_offset term is zero, so the centring itself is unused.
+#   (Since used: :data:`vision.pawn_model.CENTRED_WITHIN`, a term that only lowers centred blobs.)
 # - The cast shadow against the material's own level, not the brightest sector (a drawn halo or a
 #   pale print beside the blob raises the brightest sector, and with it a print's "shadow", s6
 #   prints 0.29): reference min(brightest, 1): false s6 16 -> 10, r6 11 -> 7, ho 4 -> 1, fo 3 -> 1,

@@ -99,7 +99,8 @@ SIGNS: dict[str, int | None] = {
     "value_cv": -1,
     "dark_share": +1,  # a shaded side
     "glint": +1,
-    "centre_offset": 0,  # where artwork sits on a tile is the edition's
+    # The edition's, but PAWN_MODEL adds a centred-print term outside the fit (--sign centre_offset=1 frees it).
+    "centre_offset": 0,
     "solidity": +1,
     "elongation": +1,  # a raised body leans away from the camera
     "shadow": +1,
@@ -567,9 +568,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--loro", action="store_true", help="leave one renderer out: fit on the others, score on it")
     ap.add_argument("--bag", action="store_true", help="one fit per draw (each renderer's k-th folder), averaged")
     ap.add_argument("--set", nargs="*", default=[], metavar="NAME=NUMBER", help="PawnConfig fields to try")
+    ap.add_argument("--sign", nargs="*", default=[], metavar="FEATURE=SIGN", help="allowed signs to try (+1, -1, 0)")
     args = ap.parse_args(argv)
     config = replace(PawnConfig(), **{k: float(v) for k, v in (item.split("=", 1) for item in args.set)})
-    unknown = set(args.without) - set(FEATURES)
+    signs = {**SIGNS, **{k: int(v) for k, v in (item.split("=", 1) for item in args.sign)}}
+    unknown = (set(args.without) | set(signs)) - set(FEATURES)
     if unknown:
         ap.error(f"unknown features {sorted(unknown)}")
     variant = Variant(
@@ -580,6 +583,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         without=frozenset(args.without),
         board_cap=args.board_cap,
         segments=args.segments,
+        signs=signs,
     )
     named = [renderer_of(f) for f in args.folders]
     train = [blobs(path, config, args.cache_dir) for _, path in named]
