@@ -133,6 +133,12 @@ class LocateConfig:
       fixed tiles liked best) and places grids of this many pitches from 0.5x to
       1.6x their own (~4000 cheap grid scores per lattice); only the ``sweep_fine``
       best placements get the sub-tile step (it was 40 % of the sweep's grids).
+    * ``finer_look``: when even the second opinions are refuted, the whole search runs
+      once more on the next finer block average (factor - 1), its new grids refined against
+      ``second_opinion_separation``. At the work scale a clean board can be missed: a small
+      held-out board on wood grain (the grain's lattice took the first pitch peaks; 2 tiles
+      off, separation 1.18) and a 16-degree tilted board under a wide lens (1.15 tiles off)
+      were found, 0.03 tile off, on the finer copy. Only refused frames pay (a second search).
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
@@ -186,6 +192,7 @@ class LocateConfig:
     sweep_fine: int = 12
     fallbacks: bool = True
     second_opinion_separation: float = 2.2
+    finer_look: bool = True
     min_legal: float = 0.5
     max_corner_side: float = 0.5
     min_bend: float = 0.05
@@ -285,43 +292,56 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
     # An integer reduction factor keeps INTER_AREA fast (a plain block average).
     factor = max(1, int(max(h, w) / cfg.work_px + 0.5))  # nearest, halves up (1280 px -> 3)
     work = block_average(bgr, factor)
-    scale = 1.0 / factor
     if float(cv2.meanStdDev(work)[1].max()) < 2.0:
         raise BoardNotFoundError("blank image")
-    liked: list[Placed] = []
+    tried: list[np.ndarray] = []
     best: Refined | None = None
 
-    def attempt(quad: np.ndarray | None, bar: float) -> bool:
-        """Refine a coarse grid; True once one clears ``bar`` and reads as a board (it is then ``best``,
-        whatever the separation of grids refuted before it; until then ``best`` is the most separating)."""
+    def attempt(quad: np.ndarray | None, bar: float, reduced: tuple[int, np.ndarray], again: bool = True) -> bool:
+        """Refine a coarse grid (photo pixels); True once one clears ``bar`` and reads as a board (it is then
+        ``best``, whatever the separation of grids refuted before it; until then ``best`` is the most
+        separating). Unless ``again``, a grid within a quarter tile of one refined before is skipped."""
         nonlocal best
-        if quad is None:
+        if quad is None or (not again and any(np.abs(quad - seen).max() < 0.25 * _pitch(seen) for seen in tried)):
             return False
-        refined = refine_corners(bgr, order_corners(quad / scale), cfg, (factor, work))
+        tried.append(quad)
+        refined = refine_corners(bgr, order_corners(quad), cfg, reduced)
         board = refined.separation >= bar and refined.legal >= cfg.min_legal
         board = board and refined.corner_side < cfg.max_corner_side
         if board or best is None or refined.separation > best.separation:
             best = refined
         return board
 
-    # The search's answers, cheapest stage first, until one is proven; then - only once
-    # the refinement refuted them - second opinions, each judged by its refined separation
-    # against a higher bar (they try some 20000 more grids, so chance reaches higher):
-    # grids of other pitches along the likeliest axes (the refuted grid's own first), then
-    # the lattice of contrast-normalised gradients.
-    found: tuple[float, np.ndarray] | None = None
-    proven = False
-    for found in coarse_answers(work, cfg, liked=liked):
-        proven = attempt(found[1], cfg.min_separation)
-        if proven:
-            break
-    if not proven and cfg.fallbacks:
+    def search(work: np.ndarray, factor: int, bar: float, again: bool = True) -> bool:
+        """The search's answers on the block average ``work`` (``factor``), cheapest stage first, until one
+        is proven (``bar``); then - only once the refinement refuted them - second opinions, each judged by
+        its refined separation against their bar (they try some 20000 more grids, so chance reaches
+        higher): grids of other pitches along the likeliest axes (the refuted grid's own first), then the
+        lattice of contrast-normalised gradients. ``again``: see :func:`attempt`."""
+        scale = 1.0 / factor
+        liked: list[Placed] = []
+        found: tuple[float, np.ndarray] | None = None
+        for found in coarse_answers(work, cfg, liked=liked):
+            if attempt(found[1] / scale, bar, (factor, work), again):
+                return True
+        if not cfg.fallbacks:
+            return False
         frames = ([quad_frame(found[1])] if found is not None else []) + liked
         swept = swept_quad(work, frames, cfg)
-        proven = attempt(None if swept is None else swept[1], cfg.second_opinion_separation)
-        if not proven:
-            second = next(coarse_answers(work, cfg, normalised=True), None)
-            proven = attempt(None if second is None else second[1], cfg.second_opinion_separation)
+        if attempt(None if swept is None else swept[1] / scale, cfg.second_opinion_separation, (factor, work), again):
+            return True
+        second = next(coarse_answers(work, cfg, normalised=True), None)
+        return attempt(
+            None if second is None else second[1] / scale, cfg.second_opinion_separation, (factor, work), again
+        )
+
+    proven = search(work, factor, cfg.min_separation)
+    if not proven and cfg.fallbacks and cfg.finer_look and factor > 1:
+        # A last look on the next finer block average (only refused frames pay): at the work
+        # scale a board can still be missed - a small board's thin walls averaged away, the
+        # grain of a wooden table taking the lattice estimate's first pitches, a tilted board's
+        # far rows - where the finer copy's lattices place it (see LocateConfig.finer_look).
+        proven = search(block_average(bgr, factor - 1), factor - 1, cfg.second_opinion_separation, again=False)
     if best is None:
         raise BoardNotFoundError("no periodic tile grid found")
     corners, separation, legal, k, side = best
@@ -337,6 +357,11 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
     if lens is not None and _bend(corners, lens) < cfg.min_bend:
         lens = None
     return Located(corners.astype(np.float32), lens)
+
+
+def _pitch(quad: np.ndarray) -> float:
+    """Mean side of a quad over 7: its tile pitch (same pixels as the quad)."""
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))) / 7.0
 
 
 def _bend(corners: np.ndarray, lens: Lens) -> float:
