@@ -98,6 +98,7 @@ import numpy as np
 
 from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
+from vision.pawn_body import grow_body
 from vision.pawn_candidates import Candidate, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS, group_medians, median, percentiles
@@ -191,6 +192,8 @@ def find_pawns(
     for (p, cand), (box, pixels), base in zip(chosen, blobs, bases, strict=True):
         r = min(SIZE - 1, max(0, int((base[1] - m) // t)))
         c = min(SIZE - 1, max(0, int((base[0] - m) // t)))
+        # Placed from its blob; painted out (erase) with its whole body, shaded side included.
+        box, pixels = grow_body(rect.image, box, pixels, t)
         out.append(PawnDetection(cand.color, (r, c), p, base, box, cand.area, pixels))
     return out
 
