@@ -89,6 +89,19 @@ them night (glow contrast -0.86, -0.82; their walls are not green, +0 and +9). S
 a959521 (a dark frame is night only when its board glows) 0019 is day (2/4 found);
 0017 is still night: its walls are not green, but its small dim board passes "one
 colour" (spread 21.5 against 40).
+
+Is the corridor-coloured pawn's body darker than any shadow? (p22, label corners, main
+7c3f635; r6 day, final6 si_day, 30 fresh sixth frames at seeds 2901000+.) How dark a cast
+shadow gets on a frame is read off its corridor arms: the 1st percentile of their relit
+lightness (``_artwork_colours``' third channel over its median) is 0.20 (median frame,
+0.08-0.58). Of 104 pawns that lose >= 50 % of their hue pixels to the artwork test, 41
+are as bright as the corridor relit (median 0.85-1.15), 62 darker, but none has even 20 %
+of the dropped pixels below its frame's shadow floor (the body's 10th percentile: 0.42,
+median pawn), while 1.0-1.3 % of the artwork pixels dropped elsewhere are: the sixth
+renderer's shadows (and the artwork's own dark texture) go deeper than its dark pawns.
+A "darker than the deepest shadow is a body" exception to ``shade_is_artwork`` would
+give back nothing; not written. The remaining cue is shape (a lit-to-dark gradient across
+a compact region), which p18 found does not separate at this stage either (above).
 """
 
 from __future__ import annotations

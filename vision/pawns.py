@@ -289,6 +289,17 @@ def erase(rect: Rectified, detections: Sequence[PawnDetection], grow: float = 0.
     ``grow`` widens each blob (tiles) beyond a 1-pixel rim; wider inpainting smears
     walls over corridors (on 200 rendered boards: 16 misread tiles unpainted, 5 with
     no growth, 10 at 0.06, 20 at 0.12).
+
+    A tall 3D pawn's blob is its lit colour only; its shaded body stays in the view.
+    Growing the painted mask over the pawn's own hue and saturation down to its base
+    (compact, connected, within 0.45 tile; commit 340568a, ``vision/pawn_body.py``)
+    was measured against main 7c3f635 on every day, night and occluded set of the six
+    renderers: two tiles fixed (final6 fi_day 0017, dev ho_occ 0007), two broken (final6
+    fi_occ 0000: the whole body painted leaves its tile's W side unseen and the shape
+    prior guesses wrong; dev th_occ 0017, a marginal tile elsewhere), the rest
+    identical; painting the body here only, with the visible shares still from the
+    blob, was worse (2 fixed, 4 broken). Not kept: more painted pawn means more unseen
+    sides, and the unseen sides' reading (:mod:`vision.tile_hidden`) decides the gain.
     """
     if not detections:
         return rect
