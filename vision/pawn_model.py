@@ -218,6 +218,9 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: 0.95 (fitted 1.0353, top unchanged) +15/+5, but in the pipeline it adds false reports on
 #: five renderers (dev ho +2, tr +1, spent ho6 +2, th5 +1, si +3; r6 .705 -> .707, si .720 ->
 #: .711), from 1.0 likewise (dev ho +1, tr +1, th5 +1, ho6 +1, si +2, r6 +1). None kept.
+#: Nor the light map's references (``pawn_light.light_map``; a dull pawn's unsaturated body
+#: and its cast shadow are in them, and may flatten its relit shading): without pixels under
+#: 0.7 of their material's level -2/+2, eroded by 0.2 tile -4/+3 (sixth -3 and -4).
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
