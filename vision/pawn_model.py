@@ -196,6 +196,31 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: .899 -> .956, fo .882 -> .921, r6 .661 -> .691) but lost the held-out renderer (dev ho
 #: .944 -> .907) and the spent sixth (si .638 -> .614); LORO worst ho .802 -> .800, mean
 #: .909 -> .924: the refit's own noise (see ``tests/support/fit_pawns.py``).
+#:
+#: Why the sixth renderer's real pawns score under the threshold, term by term (p23; label
+#: corners, main 48052cf; 40 pawns on r6 day, spent si_day and /tmp/p20/s6a): each term
+#: against its value at the median pawn of dev ho/tr/th/fo and lead f5 (493 pawns), mean
+#: logit (pawns losing more than 1): surface -1.43 (25), log_area_small -0.98 (23),
+#: smooth_range -0.84 (15), solidity -0.69 (13), lit_consensus -0.62 (6), shadow -0.43 (11),
+#: elongation -0.34 (15, all at ~1.0: no lean), the rest under 0.43. 19 of 40 are within one
+#: logit; one term at the median would lift 21 (surface), 16 (log_area_small), 12
+#: (smooth_range), 11 (shadow), 10 (solidity). By the frame's meta the same terms everywhere:
+#: dull paint surface -1.92; piles surface -1.95, log_area_small -1.60, solidity -1.51; glossy
+#: and matte alike (surface -1.32 / -1.50: no highlight read as a print); no shape with a
+#: term of its own (cones surface -2.28, tokens -1.34; meeples, chess pawns solidity
+#: -0.9/-0.8). The stepped-shading division (``pawn_features.STEPPED_POWER``) touches 5 of
+#: the 40. So no term is misshapen for them: their blobs are flat and small (a dull pawn
+#: keeps only its lit, saturated top as a blob; a token is flat), like the prints they
+#: compete with. Reshaped low ends tried, the rest as fitted (label corners, 18 day sets of
+#: six renderers, pawns right / false reports summed): solidity flat under 0.75 +3/+6 (spent
+#: ho6 -2), surface flat under 0.1 0/+3, slope 4 under 0.15 +2/+3 (sixth -2), smooth_range
+#: flat under 0.05 -2/0, log_area_small slope 0.5 under -0.7 -4/+9; the elongation ramp from
+#: 0.95 (fitted 1.0353, top unchanged) +15/+5, but in the pipeline it adds false reports on
+#: five renderers (dev ho +2, tr +1, spent ho6 +2, th5 +1, si +3; r6 .705 -> .707, si .720 ->
+#: .711), from 1.0 likewise (dev ho +1, tr +1, th5 +1, ho6 +1, si +2, r6 +1). None kept.
+#: Nor the light map's references (``pawn_light.light_map``; a dull pawn's unsaturated body
+#: and its cast shadow are in them, and may flatten its relit shading): without pixels under
+#: 0.7 of their material's level -2/+2, eroded by 0.2 tile -4/+3 (sixth -3 and -4).
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
