@@ -124,11 +124,18 @@ def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int, factor: int = 1) 
     side = 7 * t + 2 * m
     step = _MAP_STEP
     n = -(-side // step) + 2
-    pts = geo.to_image(_map_lattice(t, m)).reshape(n, n, 2).astype(np.float32)
-    full = cv2.resize(pts, (n * step, n * step), interpolation=cv2.INTER_LINEAR)[step : step + side, step : step + side]
+    pts = geo.to_image(_map_lattice(t, m))
     if factor > 1:
-        full = (full + 0.5) / factor - 0.5
-    return cv2.remap(image, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        # Into the reduced copy's pixels on the coarse lattice (2,600 points), not on the
+        # interpolated map (37,000): the resize is linear, so the map is the same to float32's
+        # last bits.
+        pts = (pts + 0.5) / factor - 0.5
+    lattice = pts.reshape(n, n, 2).astype(np.float32)
+    full = cv2.resize(lattice, (n * step, n * step), interpolation=cv2.INTER_LINEAR)
+    full = full[step : step + side, step : step + side]
+    # One two-channel map (what remap converts from anyway): the same view as x and y maps apart,
+    # without copying the two strided planes out first.
+    return cv2.remap(image, full, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
 
 class Refined(NamedTuple):
