@@ -411,6 +411,7 @@ def _fit_geometry(
         if sol is None:
             return None
         homs, costs, _, resids = sol
+        solved = ks, weights  # this round's inputs
         # Bending is believed only when it explains clearly more than a flat homography.
         penalised = costs * (1.0 + (ks / K_PRIOR) ** 2)
         i = int(np.argmin(penalised))
@@ -428,6 +429,8 @@ def _fit_geometry(
         weights = 1.0 / np.maximum(1.0, resid / (1.5 * scale))
         weights[resid > 4 * scale] = 0.0
         ks = ks[i : i + 1]
+        if len(solved[0]) == 1 and ks[0] == solved[0][0] and np.array_equal(weights, solved[1]):
+            break  # the next round would solve the very same system (a quarter of the fits): its answer is best
     assert best is not None
     return _Geometry(best[0], best[1], geo.centre, geo.scale)
 
