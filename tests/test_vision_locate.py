@@ -304,6 +304,28 @@ def test_rectify_lens_matches_the_refinement_model() -> None:
     assert np.array_equal(flat.image, plain.image)
 
 
+def test_rectify_reuses_a_pose_only_while_its_corners_and_lens_stay() -> None:
+    """The lens maps are kept for the last pose: the same corners and lens give the same view, and a
+    corner moved by a fraction of a pixel, or another lens, gives the view computed afresh."""
+    from vision import rectify as rect_mod
+    from vision.rectify import Lens
+
+    image, label = scene(34, "bright")
+    corners = np.array(label["corners"], dtype=np.float64)
+    lens, other = Lens.for_image(0.15, image.shape), Lens.for_image(0.1, image.shape)
+    moved = corners + np.array([[0.3, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
+
+    def fresh(quad: np.ndarray, with_lens: Lens) -> np.ndarray:
+        rect_mod._last_maps = None
+        return rectify(image, quad, tile_px=24, margin=0.5, lens=with_lens).image
+
+    first, shifted, bent = fresh(corners, lens), fresh(moved, lens), fresh(corners, other)
+    assert not np.array_equal(first, shifted) and not np.array_equal(first, bent)
+    for quad, with_lens, expected in [(corners, lens, first), (corners, lens, first), (moved, lens, shifted),
+                                      (corners, other, bent), (corners, lens, first)]:
+        assert np.array_equal(rectify(image, quad, tile_px=24, margin=0.5, lens=with_lens).image, expected)
+
+
 def test_legal_share_tells_tiles_from_a_uniform_pattern() -> None:
     """Movable tiles read as straights, corners and Ts on a board; a pattern whose cells all read alike
     (all open, all closed) is no board, whatever its fixed-tile separation."""

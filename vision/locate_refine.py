@@ -48,6 +48,11 @@ _COLS.flags.writeable = False
 K_PRIOR = 1.0
 #: The lens range the distortion term may take (barrel to mild pincushion, in this model's units).
 _K_MIN, _K_MAX = -0.1, 0.35
+#: The first distortion fit's candidates: the whole lens range (read-only, built once).
+_K_GRID = np.linspace(_K_MIN, _K_MAX, 10)
+_K_GRID.flags.writeable = False
+_EYE8 = np.eye(8)
+_EYE8.flags.writeable = False
 
 
 @dataclass
@@ -124,11 +129,18 @@ def _sample(image: np.ndarray, geo: _Geometry, t: int, m: int, factor: int = 1) 
     side = 7 * t + 2 * m
     step = _MAP_STEP
     n = -(-side // step) + 2
-    pts = geo.to_image(_map_lattice(t, m)).reshape(n, n, 2).astype(np.float32)
-    full = cv2.resize(pts, (n * step, n * step), interpolation=cv2.INTER_LINEAR)[step : step + side, step : step + side]
+    pts = geo.to_image(_map_lattice(t, m))
     if factor > 1:
-        full = (full + 0.5) / factor - 0.5
-    return cv2.remap(image, full[..., 0], full[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        # Into the reduced copy's pixels on the coarse lattice (2,600 points), not on the
+        # interpolated map (37,000): the resize is linear, so the map is the same to float32's
+        # last bits.
+        pts = (pts + 0.5) / factor - 0.5
+    lattice = pts.reshape(n, n, 2).astype(np.float32)
+    full = cv2.resize(lattice, (n * step, n * step), interpolation=cv2.INTER_LINEAR)
+    full = full[step : step + side, step : step + side]
+    # One two-channel map (what remap converts from anyway): the same view as x and y maps apart,
+    # without copying the two strided planes out first.
+    return cv2.remap(image, full, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
 
 
 class Refined(NamedTuple):
@@ -388,7 +400,7 @@ def _fit_geometry(
     if not fit_k:
         ks = np.array([geo.k])
     elif k_span is None:
-        ks = np.linspace(_K_MIN, _K_MAX, 10)
+        ks = _K_GRID
     else:
         ks = np.clip(geo.k + np.linspace(-k_span, k_span, 5), _K_MIN, _K_MAX)
     weights = np.ones(len(observed))
@@ -399,6 +411,7 @@ def _fit_geometry(
         if sol is None:
             return None
         homs, costs, _, resids = sol
+        solved = ks, weights  # this round's inputs
         # Bending is believed only when it explains clearly more than a flat homography.
         penalised = costs * (1.0 + (ks / K_PRIOR) ** 2)
         i = int(np.argmin(penalised))
@@ -416,6 +429,8 @@ def _fit_geometry(
         weights = 1.0 / np.maximum(1.0, resid / (1.5 * scale))
         weights[resid > 4 * scale] = 0.0
         ks = ks[i : i + 1]
+        if len(solved[0]) == 1 and ks[0] == solved[0][0] and np.array_equal(weights, solved[1]):
+            break  # the next round would solve the very same system (a quarter of the fits): its answer is best
     assert best is not None
     return _Geometry(best[0], best[1], geo.centre, geo.scale)
 
@@ -452,14 +467,17 @@ def _solve_many(
     u = (ideal[..., 0] - geo.centre[0]) / geo.scale
     v = (ideal[..., 1] - geo.centre[1]) / geo.scale
     is_x = axis == 0
-    rows = np.zeros((len(ks), len(observed), 8))
-    rows[:, is_x, 0], rows[:, is_x, 1], rows[:, is_x, 2] = u[:, is_x], v[:, is_x], 1.0
-    rows[:, ~is_x, 3], rows[:, ~is_x, 4], rows[:, ~is_x, 5] = u[:, ~is_x], v[:, ~is_x], 1.0
+    # Each constraint's row: (u, v, 1) in the x or the y block, zeros in the other. np.where
+    # picks u, v or 0.0: the very values masked assignments into zeros wrote, without their gathers.
+    on_x, on_y = is_x.astype(np.float64), (~is_x).astype(np.float64)
+    rows = np.empty((len(ks), len(observed), 8))
+    rows[..., 0], rows[..., 1], rows[..., 2] = np.where(is_x, u, 0.0), np.where(is_x, v, 0.0), on_x
+    rows[..., 3], rows[..., 4], rows[..., 5] = np.where(is_x, 0.0, u), np.where(is_x, 0.0, v), on_y
     rows[..., 6], rows[..., 7] = -expected * u, -expected * v
     # A weak pull toward the current model keeps directions the arms do not pin down in place.
     lam = 1e-4 * max(float(weights.sum()), 1.0)
     weighted = rows * weights[None, :, None]
-    lhs = rows.transpose(0, 2, 1) @ weighted + lam * np.eye(8)
+    lhs = rows.transpose(0, 2, 1) @ weighted + lam * _EYE8
     rhs = np.einsum("kni,n->ki", weighted, expected) + lam * prior
     try:
         hn = np.linalg.solve(lhs, rhs[..., None])[..., 0]

@@ -46,8 +46,9 @@ class TileModel:
         score = features @ self.weights
         mid = 0.5 * (self.mean_open + self.mean_closed)
         logit = (self.mean_open - self.mean_closed) / self.spread**2 * (score - mid)
-        prob = 1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50)))
-        return np.clip(prob, floor, 1.0 - floor)
+        # np.minimum/np.maximum: np.clip's values (no NaN here) without its ~5 us of dispatch.
+        prob = 1.0 / (1.0 + np.exp(-np.minimum(np.maximum(logit, -50.0), 50.0)))
+        return np.minimum(np.maximum(prob, floor), 1.0 - floor)
 
 
 def fit_model(features: np.ndarray, is_open: np.ndarray, config: TilesConfig | None = None) -> TileModel:
@@ -85,14 +86,18 @@ def _fit(feats: np.ndarray, is_open: np.ndarray, stats: tuple[np.ndarray, ...], 
     return TileModel(weights, mean_open, mean_closed, max(spread, 1e-6))
 
 
+#: The known edges' rows, columns and sides as contiguous index arrays (taken once, not per learn).
+_EDGE_ROWS, _EDGE_COLS, _EDGE_SIDES = (np.ascontiguousarray(FIXED_EDGES[:, i]) for i in range(3))
+
+
 def _fixed_training(
     features: np.ndarray, excluded: np.ndarray, extra: tuple[np.ndarray, np.ndarray] | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The known edges' features and open flags (pawn squares left out), plus ``extra`` labelled examples."""
-    keep = ~excluded[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1]]
+    keep = ~excluded[_EDGE_ROWS, _EDGE_COLS]
     if keep.sum() < 16 or FIXED_OPEN[keep].all() or not FIXED_OPEN[keep].any():
         keep = np.ones(len(FIXED_EDGES), dtype=bool)
-    feats = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2]][keep]
+    feats = features[_EDGE_ROWS, _EDGE_COLS, _EDGE_SIDES][keep]
     labels = FIXED_OPEN[keep]
     if extra is not None and len(extra[0]):
         return np.concatenate([feats, extra[0]]), np.concatenate([labels, extra[1]])

@@ -143,13 +143,14 @@ def describe(
     is not converted twice (Lab is per pixel: the same values either way).
     """
     cfg = config or TreasureConfig()
-    t = rect.tile_px
-    grid = rect.tiles_array()  # (7, 7, t, t, 3) BGR
-    flat = grid.reshape(-1, t, 3)
+    t, m = rect.tile_px, rect.margin_px
+    # The tiles as a (7, 7, t, t, 3) BGR view (tiles_array()'s layout, not copied): only the
+    # tiles with a picture are gathered from it (for their descriptors).
+    grid = rect.image[m : m + SIZE * t, m : m + SIZE * t].reshape(SIZE, t, SIZE, t, 3).swapaxes(1, 2)
     if lab is None or lab.shape != rect.image.shape:
+        flat = rect.tiles_array().reshape(-1, t, 3)
         lab8 = cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).reshape(SIZE * SIZE, t * t, 3)
     else:
-        m = rect.margin_px
         area = lab[m : m + SIZE * t, m : m + SIZE * t]  # tiles_array()'s layout: tile by tile
         lab8 = area.reshape(SIZE, t, SIZE, t, 3).swapaxes(1, 2).reshape(SIZE * SIZE, t * t, 3)
     geo = _geometry(t, cfg.radius, cfg.describe_radius)
@@ -168,7 +169,7 @@ def describe(
     found = np.flatnonzero((shares >= cfg.min_share) & ~skip)
     vectors: list[tuple[float, ...]] = []
     if len(found):
-        bgr = flat.reshape(SIZE * SIZE, t * t, 3)[found][:, geo.wide_idx].astype(np.float32)
+        bgr = grid[found // SIZE, found % SIZE].reshape(len(found), t * t, 3)[:, geo.wide_idx].astype(np.float32)
         ref_bgr = cv2.cvtColor(ref[found][None].round().clip(0, 255).astype(np.uint8), cv2.COLOR_Lab2BGR)[0]
         mask = foreign[found][:, geo.in_wide]
         vectors = [tuple(v) for v in np.round(_descriptors(bgr, ref_bgr.astype(np.float32), mask, geo), 4).tolist()]
