@@ -316,7 +316,7 @@ def test_rectify_reuses_a_pose_only_while_its_corners_and_lens_stay() -> None:
     moved = corners + np.array([[0.3, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
 
     def fresh(quad: np.ndarray, with_lens: Lens) -> np.ndarray:
-        rect_mod._last_maps = None
+        rect_mod.forget_maps()
         return rectify(image, quad, tile_px=24, margin=0.5, lens=with_lens).image
 
     first, shifted, bent = fresh(corners, lens), fresh(moved, lens), fresh(corners, other)

@@ -197,6 +197,17 @@ _MAP_STEP = 4
 _last_maps: tuple[tuple[object, ...], np.ndarray, np.ndarray] | None = None
 
 
+def forget_maps() -> None:
+    """Drop the kept maps, so the next :func:`rectify` builds them, as for a pose never seen.
+
+    A located board's corners move by a fraction of a pixel with the camera's noise from
+    one live frame to the next, so a full read pays for its maps every time; the full-read
+    benchmark calls this before each read of its one photo to measure that honestly.
+    """
+    global _last_maps
+    _last_maps = None
+
+
 def _lens_maps(quad: np.ndarray, lens: Lens, homography: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
     """The fixed-point remap maps (read-only) of the view through ``lens``, reused while the pose is unchanged.
 
