@@ -59,7 +59,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.lighting import is_night
 from vision.locate_grid import Placed, coarse_answers, quad_frame, swept_quad
+from vision.locate_night import glow_quads
 from vision.locate_refine import Refined, refine_corners
 from vision.rectify import Lens
 
@@ -322,6 +324,8 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
         if not proven:
             second = next(coarse_answers(work, cfg, normalised=True), None)
             proven = attempt(None if second is None else second[1], cfg.second_opinion_separation)
+        if not proven and is_night(work):  # a dark room: the glowing tile area's outline (locate_night)
+            proven = any(attempt(quad, cfg.second_opinion_separation) for quad in glow_quads(work))
     if best is None:
         raise BoardNotFoundError("no periodic tile grid found")
     corners, separation, legal, k, side = best
