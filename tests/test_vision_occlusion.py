@@ -20,6 +20,7 @@ from vision.occlusion import (
     _lit_tiles,
     _percentiles_u8,
     _segment_positions,
+    _without_small,
     decide,
     disturbed_inside,
     frame_band,
@@ -588,3 +589,14 @@ def test_at_night_a_coloured_light_over_the_edge_tints_the_glowing_corner_only_p
     colours[7, 4, :2] = (25.0, 50.0) + 0.2 * shift
     foreign[7, 4] = False  # a corner of the walls' colour: the spill rule's case, not this one
     assert not _mixed_light(values, flags, colours, foreign, cfg)[index]
+
+
+def test_a_pawn_sized_foreign_cluster_backs_no_band_run_at_night() -> None:
+    foreign = np.zeros((8, 8), dtype=bool)
+    foreign[0, 7] = foreign[1, 7] = True  # the corner tile's two outer corners on the right edge (a pawn)
+    assert disturbed_inside(set(), foreign).any()
+    assert not _without_small(foreign, 2).any()
+    assert not disturbed_inside(set(), _without_small(foreign, 2)).any()
+    foreign[2, 7] = True  # three points down the edge: an arm's size, kept
+    assert _without_small(foreign, 2).sum() == 3
+    assert disturbed_inside(set(), _without_small(foreign, 2)).any()

@@ -59,7 +59,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.lighting import is_night
 from vision.locate_grid import Placed, coarse_answers, quad_frame, swept_quad
+from vision.locate_night import glow_quads
 from vision.locate_refine import Refined, refine_corners
 from vision.rectify import Lens
 
@@ -336,6 +338,9 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
         )
 
     proven = search(work, factor, cfg.min_separation)
+    if not proven and cfg.fallbacks and is_night(work):
+        # A dark room: the glowing tile area's outline (locate_night), cheap, so before the finer look.
+        proven = any(attempt(quad * factor, cfg.second_opinion_separation, (factor, work)) for quad in glow_quads(work))
     if not proven and cfg.fallbacks and cfg.finer_look and factor > 1:
         # A last look on the next finer block average (only refused frames pay): at the work
         # scale a board can still be missed - a small board's thin walls averaged away, the

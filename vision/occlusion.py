@@ -115,7 +115,10 @@ def signals(
     foreign = seen_foreign & ~hidden_points
     seams = partial(_seams_and_clip, rect, cfg)  # measured only when a tile is lit
     beside = unclear - _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit, seams, (cfg.lit_lost, cfg.lit_edge))
-    near = disturbed_inside(beside, foreign if quality < cfg.corroborating_quality else None)
+    corroborating = foreign if quality < cfg.corroborating_quality else None
+    if corroborating is not None and lighting == "night":
+        corroborating = _without_small(corroborating, NIGHT_PAWN_POINTS)
+    near = disturbed_inside(beside, corroborating)
     flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), lighting == "night")
     flat, dark = flat_groups(
         rect,
@@ -146,6 +149,26 @@ def signals(
         dark_flat=dark,
         marked_low=_marked_group(foreign, unclear, cfg.min_marked_low),
     )
+
+
+#: At night a foreign lattice cluster this small (one edge tile's two outer corners) is a pawn's size.
+NIGHT_PAWN_POINTS = 2
+
+
+def _without_small(foreign: np.ndarray, max_points: int) -> np.ndarray:
+    """``foreign`` without its 4-connected clusters of ``max_points`` points or fewer.
+
+    At night the pawn finder reports only unmistakable pawns: a dark pawn standing on an edge tile
+    and leaning over the frame in perspective stays unreported, its body makes the tile's two outer
+    corners foreign and crosses two frame segments (fresh fifth-renderer night 0010 of seed 2921010,
+    a yellow pawn on the corner tile: '2 frame segments hidden', 49 tiles lost). An arm over the edge
+    covers more of the lattice (night hands backed this way: 3-8 points).
+    """
+    count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
+    sizes = np.bincount(labels.ravel(), minlength=count)
+    keep = sizes > max_points
+    keep[0] = False
+    return keep[labels]
 
 
 def seamless_corners(
