@@ -488,3 +488,37 @@ def test_a_board_missed_at_the_work_scale_is_found_on_the_finer_copy() -> None:
         find_board(image, LocateConfig(finer_look=False))
     corners = find_board(image)
     assert corner_error(corners, label) < few_pixels((image.shape[1], image.shape[0]))
+
+
+def test_converged_grids_are_those_within_a_quarter_tile() -> None:
+    """Two refined grids agree when no corner moves a quarter tile (pitch 10 px here); one alone never does."""
+    from vision.locate import _converged
+
+    grid = np.array([[100.0, 100.0], [170.0, 100.0], [170.0, 170.0], [100.0, 170.0]])
+    assert not _converged([grid])
+    assert _converged([grid, grid + 2.0, grid + 40.0])
+    assert not _converged([grid, grid + np.array([0.0, 3.0])])  # one corner coordinate 0.3 tile off
+    assert not _converged([grid, grid + 20.0])
+
+
+def test_a_hand_over_the_board_skips_the_finer_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A committed held-out photo of a hand over the board: every answer refines to the same grid (the
+    search agrees where the board is) whose covered fixed tiles refuse it. The finer look would place
+    that grid again, so its block average is never made; the frame stays refused."""
+    from pathlib import Path
+
+    import vision.locate as locate_mod
+    from vision.dataset import decode_image
+
+    factors: list[int] = []
+    plain = locate_mod.block_average
+
+    def spy(image: np.ndarray, factor: int) -> np.ndarray:
+        factors.append(factor)
+        return plain(image, factor)
+
+    monkeypatch.setattr(locate_mod, "block_average", spy)
+    image = decode_image(Path(__file__).parent / "photos" / "holdout_occluded" / "0002.jpg")[0]
+    with pytest.raises(BoardNotFoundError):
+        find_board(image)
+    assert factors == [3]

@@ -246,7 +246,11 @@ Placed = tuple[np.ndarray, np.ndarray, float]
 
 
 def coarse_answers(
-    work: np.ndarray, cfg: LocateConfig, normalised: bool = False, liked: list[Placed] | None = None
+    work: np.ndarray,
+    cfg: LocateConfig,
+    normalised: bool = False,
+    liked: list[Placed] | None = None,
+    lattice_only: bool = False,
 ) -> Iterator[tuple[float, np.ndarray]]:
     """Tile-area quads (work pixels, TL TR BR BL) with their d': each search stage's best, cheapest first.
 
@@ -275,7 +279,9 @@ def coarse_answers(
     stage 1 (with the window lattices) runs: the second opinion
     :func:`vision.locate.find_board` asks for when the plain gradients led to
     no board. ``liked``: when given, receives the lattices whose grids the
-    fixed tiles liked best (for :func:`swept_quad`).
+    fixed tiles liked best (for :func:`swept_quad`). ``lattice_only``: stage 1 alone
+    (the finer look of :func:`vision.locate.locate_board`: the stage that can miss at the
+    work scale is the lattice estimate's pitch peaks; the later stages found nothing there).
     """
     half = cv2.resize(work[: work.shape[0] // 2 * 2, : work.shape[1] // 2 * 2], None, fx=0.5, fy=0.5,
                       interpolation=cv2.INTER_AREA)  # fmt: skip
@@ -336,6 +342,8 @@ def coarse_answers(
     if best[0] > cfg.coarse_separation:
         answered = best
         yield best
+    if lattice_only:
+        return
 
     def better(best: tuple[float, np.ndarray]) -> bool:
         """A grid better than the last answer (and than stage 1's, which was no answer)."""
