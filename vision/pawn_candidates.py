@@ -370,13 +370,16 @@ def _drop_artwork(
     colour still stands out by its own shading and highlights.
     """
     wall, corridor, arms = zone_masks
-    ys, xs = np.nonzero(coloured)
-    if len(ys) == 0:
-        return masks
     width = wall.shape[1]
+    # Flat indices first, rows and columns from them: np.nonzero over the whole board
+    # costs ~5x np.flatnonzero, the same pixels in the same order.
+    where_coloured = np.flatnonzero(coloured)
+    if len(where_coloured) == 0:
+        return masks
+    ys, xs = np.divmod(where_coloured, width)
     # The colour transform is per pixel, so it is computed only where it is read: the
     # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
-    flat = (ys * width + xs, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
+    flat = (where_coloured, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
     values, wall_samples, arm_samples = (
         np.ascontiguousarray(a.T) for a in _artwork_colours(rect.image, flat, cfg, light)
     )
