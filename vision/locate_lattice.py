@@ -282,6 +282,14 @@ def _refine_vector(auto: np.ndarray, cx: int, cy: int, vec: np.ndarray) -> np.nd
     return peak / 3.0
 
 
+#: Board axes found by :func:`_axis_angles` lie 70-110 degrees apart (each peak within 10 degrees of
+#: its own). Only a degenerate sub-bin fit (a flat histogram: the parabola through three nearly equal
+#: bins has its vertex anywhere) puts them nearer: then the canonical canvas of two almost parallel
+#: axes is enormous (a table photo with the board painted out asked OpenCV for 500 GB). Under 60
+#: degrees apart the orientation is skipped.
+_MAX_AXIS_COS = 0.5
+
+
 def _lattice_candidates(
     gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, cfg: LocateConfig
 ) -> Iterator[tuple[np.ndarray, np.ndarray, Frame | None]]:
@@ -296,6 +304,8 @@ def _lattice_candidates(
     smooth = _axis_histogram(strong)
     for theta in _orientations(strong, cfg.max_orientations):
         alpha, beta = _axis_angles(smooth, theta)
+        if abs(np.cos(beta - alpha)) > _MAX_AXIS_COS:
+            continue  # a degenerate peak fit (see _MAX_AXIS_COS): no board's axes
         lin = np.linalg.inv(np.array([[np.cos(alpha), np.cos(beta)], [np.sin(alpha), np.sin(beta)]]))
         affine, size = _canonical(lin, gx.shape)
         gu = cv2.warpAffine(np.cos(alpha) * gx + np.sin(alpha) * gy, affine, size, flags=cv2.INTER_LINEAR)
