@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from tests.support.pose_sweep import pose_of, steer
+from vision.dataset import decode_image
 from vision.locate import DEFAULT_CONFIG
 from vision.locate_lattice import periodic_centre
-from vision.locate_refine import Refined, kept_fit
+from vision.locate_refine import Refined, kept_fit, shade_free_separation
 
 CORNERS_LAST = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
 CORNERS_BEST = CORNERS_LAST + 0.2
@@ -82,3 +86,34 @@ def test_periodic_centre_is_the_boards_not_a_few_glowing_marks() -> None:
     centre = periodic_centre(gu, gv, float(pitch))
     assert centre is not None
     assert np.linalg.norm(centre - [55.0, 55.0]) < 2 * pitch
+
+
+def _photo(name: str) -> tuple[np.ndarray, np.ndarray]:
+    path = Path(__file__).parent / "photos" / f"{name}.jpg"
+    corners = np.asarray(json.loads(path.with_suffix(".json").read_text())["corners"], dtype=np.float64)
+    return decode_image(path)[0], corners
+
+
+def _striped(image: np.ndarray, corners: np.ndarray, period: float) -> np.ndarray:
+    """Shadow stripes across the board (``period`` tiles), the light falling to 0.35 in each."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    centre = corners.mean(axis=0)
+    pitch = float(np.linalg.norm(corners[1] - corners[0])) / 7.0
+    phase = ((xx - centre[0]) + 0.6 * (yy - centre[1])) / (period * pitch)
+    shade = 0.35 + 0.65 * (0.5 + 0.5 * np.cos(2 * np.pi * phase))
+    return np.clip(image.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+
+
+def test_shade_free_separation_keeps_a_board_in_shadow_stripes_and_refuses_a_shifted_grid() -> None:
+    image, corners = _photo("holdout_day/0000")
+    striped = _striped(image, corners, 1.5)
+    plain_bar = DEFAULT_CONFIG.min_separation
+    seps = {
+        name: shade_free_separation(img, Refined(corners, 0.0, 1.0), DEFAULT_CONFIG)
+        for name, img in (("clear", image), ("striped", striped))
+    }
+    assert seps["striped"] > 1.5 * plain_bar  # the stripes leave the board's colours against its corners
+    shift = (corners[1] - corners[0]) / 7.0  # one tile along the rows: fixed tiles on movable squares
+    wrong = shade_free_separation(striped, Refined(corners + shift, 0.0, 1.0), DEFAULT_CONFIG)
+    assert wrong < plain_bar < seps["striped"] <= seps["clear"] * 1.1

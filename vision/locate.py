@@ -62,7 +62,7 @@ import numpy as np
 from vision.lighting import is_night
 from vision.locate_grid import Placed, coarse_answers, quad_frame, swept_quad
 from vision.locate_night import glow_quads
-from vision.locate_refine import Refined, refine_corners
+from vision.locate_refine import Refined, refine_corners, shade_free_separation
 from vision.rectify import Lens
 
 __all__ = [
@@ -146,6 +146,11 @@ class LocateConfig:
       refined grids that read as a board's (legal tiles, wall corners) agree within a quarter
       tile (:func:`_converged`): a hand over the board - the finer copy places that grid again
       (13 of 16 timed hand frames; a refused frame's extra CPU +0.32 s -> +0.05 s).
+    * ``shade_free_judge``: when every search was refuted and the best refined grid reads as a
+      board's (``min_legal``, ``max_corner_side``) but separates under ``min_separation``, its fixed
+      tiles are judged once more with the shadow-invariant chroma features added
+      (:func:`vision.locate_refine.shade_free_separation`), against the same bar. A shadow band
+      or a low-contrast edition dims the lightness differences the plain features rely on.
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
@@ -200,6 +205,7 @@ class LocateConfig:
     fallbacks: bool = True
     second_opinion_separation: float = 2.2
     finer_look: bool = True
+    shade_free_judge: bool = True
     min_legal: float = 0.5
     max_corner_side: float = 0.5
     min_bend: float = 0.05
@@ -358,6 +364,10 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
         # grain of a wooden table taking the lattice estimate's first pitches, a tilted board's
         # far rows - where the finer copy's lattices place it (see LocateConfig.finer_look).
         proven = search(block_average(bgr, factor - 1), factor - 1, cfg.second_opinion_separation, again=False)
+    if not proven and cfg.fallbacks and cfg.shade_free_judge and best is not None and _shaped(best, cfg):
+        # Refused by its separation alone: judged once more with shadow-invariant chroma (see
+        # LocateConfig.shade_free_judge). Only refused frames pay (one view of the best grid).
+        proven = shade_free_separation(bgr, best, cfg) >= cfg.min_separation
     if best is None:
         raise BoardNotFoundError("no periodic tile grid found")
     corners, separation, legal, k, side = best
@@ -373,6 +383,11 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
     if lens is not None and _bend(corners, lens) < cfg.min_bend:
         lens = None
     return Located(corners.astype(np.float32), lens)
+
+
+def _shaped(refined: Refined, cfg: LocateConfig) -> bool:
+    """Whether a refined grid reads as a board's but for its separation: legal tiles, wall corners."""
+    return refined.legal >= cfg.min_legal and refined.corner_side < cfg.max_corner_side
 
 
 def _converged(grids: list[np.ndarray]) -> bool:
