@@ -13,7 +13,7 @@ import pytest
 from companion.board import random_setup
 from tests.support.board_objects import lay_object
 from vision.occlusion import OcclusionConfig, Signals, _marked_group, decide, lattice_foreign, seamless_corners
-from vision.occlusion_flat import CELLS, _keeps_seams, _relative_strength, flat_groups
+from vision.occlusion_flat import CELLS, _blown_surface, _glare_cells, _keeps_seams, _relative_strength, flat_groups
 from vision.occlusion_lattice import light_seams
 from vision.reader import BoardReader
 from vision.rectify import Rectified
@@ -193,6 +193,51 @@ def test_a_blown_out_card_with_an_outline_counts_a_lamps_glare_fading_out_does_n
     lit = np.clip(rect.image.astype(np.float32) + light[..., None], 0, 255).astype(np.uint8)
     glare = dataclasses.replace(rect, image=lit)
     assert flat_groups(glare, set(), nothing, seamless=measured)[0] < cfg.min_flat_cells
+
+
+def test_a_small_coloured_glare_with_an_outline_keeps_the_seams_a_white_card_does_not() -> None:
+    """A cyan lamp's glare clips blue and green over a tile and a half and falls off within a cell (an outline of
+    full structure around it, as on final7 ho_day 0037), but the red channel, and so the seams in linear
+    light, stay: light added, not a surface. The blown-out white card beside it stays a surface."""
+    rect = _clean_rect(42, "hedge", "day")
+    nothing = np.zeros((8, 8), bool)
+    measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
+    t, m = rect.tile_px, rect.margin_px
+    cfg = OcclusionConfig()
+    yy, xx = np.mgrid[0 : rect.image.shape[0], 0 : rect.image.shape[1]].astype(np.float32)
+    centre = m + 3 * t
+    light = 600.0 * np.exp(-((yy - centre) ** 2 + (xx - centre) ** 2) / (2 * (0.6 * t) ** 2))
+    lit = rect.image.astype(np.float32) + light[..., None] * np.array([1.0, 1.0, 0.2], np.float32)
+    glare = dataclasses.replace(rect, image=np.clip(lit, 0, 255).astype(np.uint8))
+    flat = _relative_strength(glare) < cfg.flat_level
+    no_pawns = np.zeros_like(flat)  # the outline rule alone calls it a surface:
+    assert _blown_surface(flat, _glare_cells(glare, cfg.clip_level), _relative_strength(glare), no_pawns) >= 3
+    assert flat_groups(glare, {(3, 3)}, nothing)[0] < cfg.min_flat_cells
+    assert flat_groups(glare, set(), nothing, seamless=measured)[0] < cfg.min_flat_cells
+    corner = nothing.copy()
+    corner[3, 3] = True  # a colour of its own at a corner under it: a surface
+    assert flat_groups(glare, {(3, 3)}, corner)[0] >= cfg.min_flat_cells
+    card = dataclasses.replace(rect, image=rect.image.copy())
+    card.image[m + 2 * t : m + 4 * t, m + 2 * t : m + 4 * t] = 255
+    assert flat_groups(card, {(3, 3)}, nothing)[0] >= cfg.min_flat_cells
+
+
+def test_a_blown_out_corner_is_not_held_to_the_lower_seam_bound() -> None:
+    """final7 ho_day 0037's glare: corners at 1.0, 0.46, 0.87, 1.52 of the median seams, all over half clipped."""
+    cells = np.array([[1, 3], [2, 1], [2, 2], [2, 3], [2, 4], [3, 1], [3, 2], [3, 3], [3, 4], [4, 1]])
+    seams = np.ones((8, 8))
+    seams[1, 1], seams[1, 2], seams[2, 1], seams[2, 2] = 1.0, 0.46, 0.87, 1.52
+    assert not _keeps_seams(cells, seams)
+    blown = np.zeros((8, 8), bool)
+    blown[1:3, 1:3] = True
+    assert _keeps_seams(cells, seams, blown=blown)
+    assert not _keeps_seams(cells, seams * 0.55, blown=blown)  # a surface: the median falls too
+    rim = seams.copy()
+    rim[2, 2] = 4.0  # a card's outline crossing a corner's patch: an edge light added does not make
+    assert _keeps_seams(cells, rim, blown=blown) and not _keeps_seams(cells, rim, blown=blown, edge=3.0)
+    seams[1, 2] = 0.0  # blown-out corners showing almost nothing in any channel, as a white card's
+    seams[1, 1] = seams[2, 1] = 0.3
+    assert not _keeps_seams(cells, seams, blown=blown)
 
 
 def test_unclear_tiles_together_with_a_foreign_corner_on_them_are_something_over_the_middle() -> None:

@@ -131,6 +131,7 @@ def signals(
         (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
         cfg.seam_keep,
         cfg.lit_lost,
+        cfg.lit_edge,
     )
     return Signals(
         band_run=longest_run(flags, near),

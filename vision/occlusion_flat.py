@@ -27,12 +27,13 @@ goes, the tiles' edges stay).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 
 import cv2
 import numpy as np
 
 from companion.board import SIZE, Square
-from vision.occlusion_lattice import _LOG_GREY, light_seams
+from vision.occlusion_lattice import _LOG_GREY, lattice_structure, light_seams, white_share
 from vision.rectify import Rectified
 
 #: Cells per tile side: half tiles, each holding one tile corner and one corner of the centre.
@@ -88,6 +89,7 @@ def flat_groups(
     seamless: Callable[[], np.ndarray] | None = None,
     seam_keep: float = 0.9,
     seam_lost: float = 0.5,
+    seam_edge: float = 3.0,
 ) -> tuple[int, int]:
     """Largest 4-connected group of flat half-tile cells lying on an unclear tile or a foreign tile corner.
 
@@ -121,7 +123,10 @@ def flat_groups(
     strength = rel.copy()
     glare = _glare_cells(rect, clip_level)
     grey = _cell_grey(rect)
-    best = _blown_surface(rel < flat_level, glare, strength, pawns) if glare.any() else 0
+    best = 0
+    if glare.any():
+        kept = partial(_glare_kept, rect, foreign, clip_level, seam_edge)
+        best = _blown_surface(rel < flat_level, glare, strength, pawns, kept)
     rel[glare] = np.inf
     count, labels = cv2.connectedComponents((rel < flat_level).astype(np.uint8), connectivity=4)
     dark = _darker(grey, labels, count)
@@ -149,10 +154,17 @@ def flat_groups(
     return best, dark
 
 
-def _blown_surface(flat: np.ndarray, glare: np.ndarray, strength: np.ndarray, pawns: np.ndarray) -> int:
+def _blown_surface(
+    flat: np.ndarray,
+    glare: np.ndarray,
+    strength: np.ndarray,
+    pawns: np.ndarray,
+    kept: Callable[[np.ndarray], bool] | None = None,
+) -> int:
     """Size of the largest group of flat cells (14x14 booleans, glare cells included) reaching into a blown-out
     area (``glare``, :func:`_glare_cells`) with an outline: at least ``OUTLINE_CELLS`` cells around it (pawns'
-    cells left out) with ``strength`` (relative to the board's median cell) of 1 or more.
+    cells left out) with ``strength`` (relative to the board's median cell) of 1 or more, unless ``kept`` (given
+    the group's cells, :func:`_glare_kept`) says its tile corners keep the tiles' seams as light added does.
 
     A white card in bright light clips like a lamp's glare, so its flat cells fell in the glare
     cells left out and counted for nothing: 31 of the 41 cards, cups and phones laid on clean
@@ -164,16 +176,46 @@ def _blown_surface(flat: np.ndarray, glare: np.ndarray, strength: np.ndarray, pa
     outline just beyond it, on several sides.
     """
     count, labels = cv2.connectedComponents(flat.astype(np.uint8), connectivity=4)
-    kept = strength >= 1.0
+    structured = strength >= 1.0
     best = 0
     for i in range(1, count):
         group = labels == i
         if not (group & glare).any() or int(group.sum()) <= best:
             continue
         ring = _ring(group, pawns)
-        if int((kept & ring).sum()) >= OUTLINE_CELLS:
+        if int((structured & ring).sum()) >= OUTLINE_CELLS and (kept is None or not kept(np.argwhere(group))):
             best = int(group.sum())
     return best
+
+
+def _glare_kept(rect: Rectified, foreign: np.ndarray, clip_level: float, edge: float, cells: np.ndarray) -> bool:
+    """Do the tile corners of a blown-out flat group (``cells``: 14x14 indices) read as a coloured glare's, not a
+    surface's: none foreign (:func:`vision.occlusion_lattice.lattice_foreign`), none white clipped
+    (:func:`vision.occlusion_lattice.white_share` over half), and their seams kept in linear light as light
+    added keeps them (:func:`_keeps_seams`: the blown-out ones, over half clipped in their brightest channel,
+    held to the lower bound as a group; none over ``edge`` of the board's median point)?
+
+    The outline test alone (:func:`_blown_surface`) took a small strong glare for a card: a cyan lamp's
+    glare over a clean held-out board (final7 ho_day 0037) washed out a tile and a half but fell off
+    within a cell, so three cells around it (two on the tile area's edge: the frame seam) kept the
+    board's full structure: "something lying on the board (10 half tiles)". Under it the seams stayed
+    visible: its four tile corners, 0.55-0.67 clipped in blue and green only, measured 0.42-1.52 of the
+    board's median point in linear light (median 0.94, located or at the label's corners). A card has
+    an outline of its own: where its rim crosses a corner's patch 3.8-18.5x (``lit_edge``, 3, as in
+    :func:`vision.occlusion._lit_tiles`), and a white card in bright light is white clipped, flat in every
+    channel (a glare as white stays a surface too: nothing is left to tell them apart). Re-decided on
+    the cached frames of six renderers (cards, cups and phones laid by tests/support/board_objects.py,
+    hands, clean): with the seams test alone 9 cards were missed, the edge bound took that to 1 (fi_day
+    0004, white clipped), the white check to 0; without the blown-out corners' median a hand (o11 si_occ
+    0012) was missed.
+    """
+    if _lies_on({(int(a) // CELLS, int(b) // CELLS) for a, b in cells}, set(), foreign):
+        return False
+    points = tuple(np.array(sorted({((int(a) + 1) // CELLS, (int(b) + 1) // CELLS) for a, b in cells})).T)
+    if (white_share(rect, clip_level=clip_level)[points] > 0.5).any():
+        return False
+    blown = lattice_structure(rect, clip_level=clip_level)[1] > 0.5
+    return _keeps_seams(cells, light_seams(rect), blown=blown, edge=edge)
 
 
 def _ring(group: np.ndarray, pawns: np.ndarray) -> np.ndarray:
@@ -182,10 +224,20 @@ def _ring(group: np.ndarray, pawns: np.ndarray) -> np.ndarray:
     return cv2.dilate(group.astype(np.uint8), cross).astype(bool) & ~group & ~pawns
 
 
-def _keeps_seams(cells: np.ndarray, seams: np.ndarray, keep: float = 0.9, lost: float = 0.5) -> bool:
+def _keeps_seams(
+    cells: np.ndarray,
+    seams: np.ndarray,
+    keep: float = 0.9,
+    lost: float = 0.5,
+    blown: np.ndarray | None = None,
+    edge: float = np.inf,
+) -> bool:
     """Do the tile corners of a group of flat cells (``cells``: their 14x14 indices) keep their seams in linear
     light as light added does (``seams``: 8x8, :func:`vision.occlusion_lattice.light_seams`): their median at
-    least ``keep`` of the board's median point and none under ``lost``?
+    least ``keep`` of the board's median point and none under ``lost``? ``blown`` (8x8, over half clipped): such
+    points are held to ``lost`` as a group (their median), not each (light took some of their seams, see
+    :func:`_glare_kept`): a channel left unclipped still shows the seams, a white card blown out shows none.
+    None over ``edge`` either (given for blown-out groups): light added has no edge of its own.
 
     Each half-tile cell holds one tile corner. A lamp's glare adds light: the log grey of the
     tiles under it goes flat, while in linear light the tiles' edges and the gaps between them
@@ -203,7 +255,11 @@ def _keeps_seams(cells: np.ndarray, seams: np.ndarray, keep: float = 0.9, lost: 
     """
     points = {((int(a) + 1) // CELLS, (int(b) + 1) // CELLS) for a, b in cells}
     values = np.array([seams[p] for p in points])
-    return float(np.median(values)) >= keep and float(values.min()) >= lost
+    clipped = np.array([blown is not None and bool(blown[p]) for p in points])
+    if clipped.any() and float(np.median(values[clipped])) < lost:
+        return False  # blown out in every channel: as flat in linear light as a white surface
+    held = bool((values[~clipped] >= lost).all()) and float(values.max()) <= edge
+    return float(np.median(values)) >= keep and held
 
 
 def _cell_grey(rect: Rectified) -> np.ndarray:

@@ -196,6 +196,22 @@ _LOG_GREY = np.log(np.arange(256, dtype=np.float32) + 8.0)
 _LINEAR_GREY = ((np.arange(256, dtype=np.float32) / 255.0) ** 2.2 * 255.0).astype(np.float32)
 
 
+def white_share(rect: Rectified, reach: float = 0.15, clip_level: float = 252.0) -> np.ndarray:
+    """8x8 share of each lattice point's patch (as :func:`lattice_structure` places it) clipped in every channel.
+
+    :func:`lattice_structure`'s clipped share counts the brightest channel: a coloured lamp's glare
+    clips one or two channels and the others still show the tiles; white clipped is white, whatever lay there.
+    """
+    t, m = rect.tile_px, rect.margin_px
+    image = rect.image[m - 1 : m + SIZE * t + 1, m - 1 : m + SIZE * t + 1]
+    blue, green, red = cv2.split(image)
+    white = (cv2.min(cv2.min(blue, green), red) >= clip_level).astype(np.uint8)
+    y0, y1 = _patch_bounds(t, reach)
+    y0, y1 = y0 + 1, y1 + 1  # in the crop
+    area = (y1 - y0)[:, None] * (y1 - y0)[None, :]
+    return _box_sums(cv2.integral(white), y0, y1) / area
+
+
 def light_seams(rect: Rectified, reach: float = 0.15, fine: float = 1.0, coarse: float = 4.0) -> np.ndarray:
     """8x8 seam strength in linear light (relative to the median point of its kind), :func:`lattice_structure`'s twin.
 
