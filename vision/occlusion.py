@@ -44,6 +44,7 @@ from vision.occlusion_band import (
     without_gates,
 )
 from vision.occlusion_config import OcclusionConfig, Signals
+from vision.occlusion_fixed import shade_free_mismatch
 from vision.occlusion_flat import flat_groups
 from vision.occlusion_frame import _percentiles_u8, frame_problem, sharpness, small_grey
 from vision.occlusion_lattice import (
@@ -133,6 +134,7 @@ def signals(
         cfg.lit_lost,
         cfg.lit_edge,
     )
+    bar = cfg.night_min_quality if lighting == "night" else cfg.min_quality
     return Signals(
         band_run=longest_run(flags, near),
         band_alone=longest_run(without_gates(flags)),
@@ -149,6 +151,7 @@ def signals(
         flat_cells=flat,
         dark_flat=dark,
         marked_low=_marked_group(foreign, unclear, cfg.min_marked_low),
+        shade_free_wrong=shade_free_mismatch(rect, hidden, lighting) if quality < bar else -1,
     )
 
 
@@ -310,7 +313,9 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     if len(sig.fixed_wrong) > cfg.max_fixed_mismatch:
         where = ", ".join(f"{r},{c}" for r, c in sig.fixed_wrong[:4])
         return f"fixed tiles do not match their known openings at {where}"
-    if sig.quality < (cfg.night_min_quality if night else cfg.min_quality):
+    # A low-contrast board under a shadow band: every fixed tile on its known side by shade-free colour.
+    matched = 0 <= sig.shade_free_wrong <= cfg.max_fixed_mismatch
+    if sig.quality < (cfg.night_min_quality if night else cfg.min_quality) and not matched:
         return f"board partly hidden or misread (fixed tiles match {sig.quality:.2f})"
     if night and sig.low_tiles > cfg.night_max_low_tiles:
         return f"{sig.low_tiles} tiles unclear"

@@ -266,7 +266,11 @@ class Signals:
     corner whose seams are gone (something flat lying on the board); ``dark_flat``: the largest
     group of flat cells darker than the board's darkest tenth of cells, wherever it lies (measured when the
     flat cells are); ``marked_low``: the largest cluster of foreign lattice points on a group of at least
-    ``min_marked_low`` unclear tiles touching (something with a colour of its own over the middle).
+    ``min_marked_low`` unclear tiles touching (something with a colour of its own over the middle);
+    ``shade_free_wrong``: measured only when the quality is under its bar (-1 otherwise), the fixed tiles
+    not under a pawn with a known edge on the wrong side judged on the shadow-invariant chroma alone
+    (:func:`vision.occlusion_fixed.shade_free_mismatch`); up to ``max_fixed_mismatch`` of them, the quality
+    does not decide (a low-contrast board under a shadow band, not a hidden one).
     """
 
     band_run: int
@@ -281,3 +285,4 @@ class Signals:
     flat_cells: int = 0
     dark_flat: int = 0
     marked_low: int = 0
+    shade_free_wrong: int = -1

@@ -1,0 +1,54 @@
+"""The fixed tiles judged by shade-free colour alone: a low-contrast board under a shadow band is not a hidden one.
+
+The grid quality (:func:`vision.tiles.grid_quality`) is the mean probability that
+each of the 16 fixed tiles' 64 known edges lies on its known side, judged by a model
+learnt from the *other* fixed tiles. It rewards certainty: under 0.85 the reader
+calls the board partly hidden. On an edition whose corridors differ little from its
+walls, with a lamp's shadow band across it, every edge is read right but none is
+sure: a clean held-out board located 0.04 tile from its label (spent final6 ho_day
+0017) measured 0.81 with all 16 fixed tiles read right. A hand or an object over the
+board puts edges on the wrong side instead.
+
+Only when the quality fails, each edge is judged again the same way (both bands,
+leave one fixed tile out) on the shadow-invariant chroma alone, a*/(L*+16) and
+b*/(L*+16) relative to the tile's corners (:func:`vision.tile_features._shade_free_chroma`,
+what the locator's last judge uses, :func:`vision.locate_refine.shade_free_separation`):
+a shadow dims a tile's lightness and colour differences evenly, it does not move
+their ratios. What counts is on which side each edge falls, not how sure it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from companion.board import Square
+from vision.rectify import Rectified
+from vision.tile_features import FIXED_EDGES, FIXED_OPEN, view_bands
+from vision.tile_model import Band, TileModel, held_out, typical_weight
+from vision.tiles import _combine, tiles_for_lighting
+
+#: The shade-free chroma among the reader's 12 edge features: (L, a, b, std L, a/(L+16), b/(L+16)) relative to
+#: the tile's middle corners, then the same relative to the side's ends (:func:`vision.tile_features.edge_features`).
+SHADE_FREE = np.array([4, 5, 10, 11])
+
+
+def shade_free_mismatch(rect: Rectified, covered: Iterable[Square] = (), lighting: str = "day") -> int:
+    """Fixed tiles not under a pawn (``covered``) with a known edge on the wrong side, each edge judged on the
+    shade-free chroma alone by a model learnt from the other fixed tiles (both bands combined as the grid
+    quality combines them). ~5 ms; asked only when the grid quality fails.
+    """
+    cfg = tiles_for_lighting(None, lighting)
+    bands = view_bands(rect, cfg)
+    read = []
+    for features in (bands.usual, bands.outer):
+        known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2]][:, SHADE_FREE]
+        logit, distance = held_out(known, cfg)
+        weight = typical_weight(distance, known.shape[1], cfg)
+        read.append(Band(TileModel(np.zeros(1), 1.0, 0.0, 1.0), logit[None, :, None], weight[None, :, None]))
+    logit = _combine(read[0], read[1], np.zeros((1, len(FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
+    wrong = ((logit > 0) != FIXED_OPEN).reshape(-1, 4).any(axis=1)  # per fixed tile, in FIXED_EDGES' order
+    hidden = set(covered)
+    tiles = [(int(r), int(c)) for r, c in FIXED_EDGES[::4, :2]]
+    return sum(1 for sq, bad in zip(tiles, wrong, strict=True) if bad and sq not in hidden)
