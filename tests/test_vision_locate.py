@@ -522,3 +522,21 @@ def test_a_hand_over_the_board_skips_the_finer_look(monkeypatch: pytest.MonkeyPa
     with pytest.raises(BoardNotFoundError):
         find_board(image)
     assert factors == [3]
+
+
+def test_runners_up_are_new_clear_grids_once_every_answer_was_refuted() -> None:
+    """After the refuted answers, the placements whose polished grid clears the bar and lies half a tile or
+    more from every answer are asked, best raw d' first, at most two (the polish is cached: not redone)."""
+    from vision.locate_grid import _runners_up
+
+    square = np.array([[0.0, 0.0], [70.0, 0.0], [70.0, 70.0], [0.0, 70.0]])
+    pitch = 10.0
+    found = [(2.9, square, pitch), (2.5, square + 3, pitch), (2.4, square + 40, pitch), (2.3, square + 80, pitch),
+             (2.2, square + 120, pitch), (2.1, square + 160, pitch)]  # fmt: skip
+    polished = {0: (3.1, square), 1: (3.0, square + 3), 2: (2.0, square + 40), 3: (2.6, square + 80),
+                4: (2.7, square + 120), 5: (2.9, square + 160)}  # fmt: skip
+    given = [square.copy()]
+    answers = list(_runners_up(np.zeros((1, 1, 3), np.float32), {}, found, polished, given, LocateConfig()))
+    # 1 lies within half a tile of the answer, 2 polishes under the bar; 3 and 4 by raw d', 5 beyond the limit
+    assert [score for score, _ in answers] == [2.6, 2.7]
+    assert np.array_equal(answers[0][1], square + 80) and len(given) == 3

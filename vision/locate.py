@@ -54,6 +54,7 @@ search finds no board). Row 0 is the board edge nearest the image top
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -332,14 +333,16 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
         """The search's answers on the block average ``work`` (``factor``), cheapest stage first, until one
         is proven (``bar``); then - only once the refinement refuted them - second opinions, each judged by
         its refined separation against their bar (they try some 20000 more grids, so chance reaches
-        higher): grids of other pitches along the likeliest axes (the refuted grid's own first), then the
+        higher): grids of other pitches along the likeliest axes (the refuted grid's own first), the grids
+        the stages placed but never answered with (judged by ``bar``, as the stages' answers), then the
         lattice of contrast-normalised gradients. ``again``: see :func:`attempt`; when False (the finer
         look) only the lattice stages run: stage 1 and the normalised lattice, no table masking, windows,
         tilt search or pitch sweep (they found nothing the work scale missed)."""
         scale = 1.0 / factor
         liked: list[Placed] = []
+        later: list[Iterator[tuple[float, np.ndarray]]] = []
         found: tuple[float, np.ndarray] | None = None
-        for found in coarse_answers(work, cfg, liked=liked, lattice_only=not again):
+        for found in coarse_answers(work, cfg, liked=liked, lattice_only=not again, later=later):
             if attempt(found[1] / scale, bar, (factor, work), again):
                 return True
         if not cfg.fallbacks:
@@ -348,6 +351,9 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
             frames = ([quad_frame(found[1])] if found is not None else []) + liked
             swept = swept_quad(work, frames, cfg)
             if attempt(None if swept is None else swept[1] / scale, cfg.second_opinion_separation, (factor, work)):
+                return True
+            # The grids the stages placed but never answered with (a cloth's lattice outranked the board's).
+            if any(attempt(quad / scale, bar, (factor, work)) for runner in later for _, quad in runner):
                 return True
         second = next(coarse_answers(work, cfg, normalised=True), None)
         return attempt(

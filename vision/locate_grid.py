@@ -241,6 +241,9 @@ def _contrast_normalised(gx: np.ndarray, gy: np.ndarray, size: int) -> tuple[np.
     return gx * scale, gy * scale
 
 
+#: How many runner-up grids :func:`_runners_up` may still answer once every stage's answer was refuted.
+_RUNNERS_UP = 2
+
 #: A lattice placed in the work image: canonical -> work affine (2x3), periodic centre and pitch (canonical).
 Placed = tuple[np.ndarray, np.ndarray, float]
 
@@ -251,6 +254,7 @@ def coarse_answers(
     normalised: bool = False,
     liked: list[Placed] | None = None,
     lattice_only: bool = False,
+    later: list[Iterator[tuple[float, np.ndarray]]] | None = None,
 ) -> Iterator[tuple[float, np.ndarray]]:
     """Tile-area quads (work pixels, TL TR BR BL) with their d': each search stage's best, cheapest first.
 
@@ -279,7 +283,9 @@ def coarse_answers(
     stage 1 (with the window lattices) runs: the second opinion
     :func:`vision.locate.find_board` asks for when the plain gradients led to
     no board. ``liked``: when given, receives the lattices whose grids the
-    fixed tiles liked best (for :func:`swept_quad`). ``lattice_only``: stage 1 alone
+    fixed tiles liked best (for :func:`swept_quad`). ``later``: when given, receives (once
+    every stage answered) the lazy :func:`_runners_up` of this search, for the caller to ask
+    after its pitch sweep. ``lattice_only``: stage 1 alone
     (the finer look of :func:`vision.locate.locate_board`: the stage that can miss at the
     work scale is the lattice estimate's pitch peaks; the later stages found nothing there).
     """
@@ -334,6 +340,7 @@ def coarse_answers(
         return
     likeliest = [at for at in placed[: cfg.keystone_hypotheses] if at is not None]
     answered: tuple[float, np.ndarray] | None = None  # the last answer given
+    given: list[np.ndarray] = []  # every answer's quad (all refuted once the generator resumes)
     # A polished grid is free to chase chance (~2 on a bare table), so only the board
     # threshold itself makes it an answer here. A checked tablecloth's lattice can clear
     # it (its chance grid reads the cloth's squares as tiles) and be refuted: the later
@@ -341,6 +348,7 @@ def coarse_answers(
     # answer only when the fixed tiles like them better than that refuted one.
     if best[0] > cfg.coarse_separation:
         answered = best
+        given.append(best[1])
         yield best
     if lattice_only:
         return
@@ -356,6 +364,7 @@ def coarse_answers(
     best = _best_polished(lab, blurs, found, polished, cfg)
     if better(best):
         answered = best
+        given.append(best[1])
         yield best
     # 3. Lattices of windows of the photo: a small board whose lattice the table's outweighs.
     place(window_lattices(gx, gy, lo, hi))
@@ -363,6 +372,7 @@ def coarse_answers(
     best = _best_polished(lab, blurs, found, polished, cfg)
     if better(best):
         answered = best
+        given.append(best[1])
         yield best
     # 4. A strong tilt may bend the board away from every lattice. The receding-grid
     # search is costly, so it runs only now, on the likeliest hypotheses.
@@ -374,7 +384,51 @@ def coarse_answers(
             break
     best = _best_polished(lab, blurs, found, polished, cfg)
     if answered is None or better(best):
+        given.append(best[1])
         yield best  # the best there is: the refinement judges it
+    if later is not None:
+        later.append(_runners_up(lab, blurs, found, polished, given, cfg))
+
+
+def _runners_up(
+    lab: np.ndarray,
+    blurs: dict[int, np.ndarray],
+    found: list[tuple[float, np.ndarray, float]],
+    polished: dict[int, tuple[float, np.ndarray]],
+    given: list[np.ndarray],
+    cfg: LocateConfig,
+) -> Iterator[tuple[float, np.ndarray]]:
+    """Grids the stages placed but never answered with, polished, best first: only once every answer was refuted.
+
+    Each stage answers with its best polished grid, and the later stages only
+    with one the fixed tiles like better than the refuted one before. On a
+    dotted or checked tablecloth whose period is near the tiles' pitch the
+    cloth's lattice comes first and clears the bar (its chance grid half on the
+    board: final7 ho_day 0017, dots 1.3 tiles apart, d' 2.25 -> 2.83 polished,
+    refined 1.66), while a window's lattice placed the board itself a little
+    lower (d' 2.02 -> 2.60 polished): ranked by raw d' it was never an answer.
+    The refinement is the judge the fixed tiles' d' is not: so the placements
+    whose polished grid still clears ``clear_separation`` and lies half a tile
+    or more from every answer given are asked too (at most ``_RUNNERS_UP``).
+    Lazy, and asked by :func:`vision.locate.locate_board` only after the pitch sweep
+    refuted its grid too, so every frame proven before takes the same path to the same
+    corners.
+    """
+    order = sorted(range(len(found)), key=lambda i: -found[i][0])
+    asked = 0
+    for i in order[: cfg.polish_candidates]:
+        _, quad, pitch = found[i]
+        if i not in polished:
+            scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06))
+            polished[i] = (float(scores[0]), quads[0])
+        score, grid = polished[i]
+        if score <= cfg.clear_separation or any(np.abs(grid - g).max() < 0.5 * pitch for g in given):
+            continue
+        given.append(grid)
+        yield score, grid
+        asked += 1
+        if asked >= _RUNNERS_UP:
+            return
 
 
 def _in_work_pixels(a_vec: np.ndarray, b_vec: np.ndarray, frame: Frame) -> Placed | None:
