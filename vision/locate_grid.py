@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.locate_lattice import (
     Frame,
+    ended_centre,
     lattice_frame,
     lattice_hypotheses,
     notched_hypotheses,
@@ -303,6 +304,7 @@ def coarse_answers(
     found: list[tuple[float, np.ndarray, float]] = []
     placed: list[Placed | None] = []  # found[i] is placed[i]'s grid; None: a table-masked lattice or a tilt search
     polished: dict[int, tuple[float, np.ndarray]] = {}
+    frames: dict[int, Frame] = {}  # found[i]'s lattice frame (kept lattices only), for :func:`_ended_grids`
 
     def place(
         hypotheses: Iterable[tuple[np.ndarray, np.ndarray, Frame | None]], limit: int | None = None, keep: bool = True
@@ -317,6 +319,8 @@ def coarse_answers(
             if at is None:
                 continue
             score, quad = _place(lab, blurs, *at, cfg.clear_separation)
+            if keep:
+                frames[len(found)] = frame
             placed.append(at if keep else None)
             found.append((score, quad, at[2]))
             if score > cfg.clear_separation:
@@ -388,6 +392,60 @@ def coarse_answers(
         yield best  # the best there is: the refinement judges it
     if later is not None:
         later.append(_runners_up(lab, blurs, found, polished, given, cfg))
+        later.append(_ended_grids(lab, blurs, found, frames, given, cfg))
+
+
+def _ended_grids(
+    lab: np.ndarray,
+    blurs: dict[int, np.ndarray],
+    found: list[tuple[float, np.ndarray, float]],
+    frames: dict[int, Frame],
+    given: list[np.ndarray],
+    cfg: LocateConfig,
+) -> Iterator[tuple[float, np.ndarray]]:
+    """The lattices placed again where they END (:func:`ended_centre`), polished, best first: the last resort.
+
+    On a checked cloth whose squares share the board's harmonics every lattice's
+    :func:`periodic_centre` window lies on the cloth (l8 ho_day2 0022: the nearest grid
+    of any stage 4.4 tiles off; the lattice at the board's pitch, 17.4 px vs 17.6, is
+    10 degrees off its axes, 9 tiles off). A board's
+    lattice ends in its frame band, a cloth's runs on: the window where the periodic
+    energy inside most exceeds a ring just outside is the board's. The board's
+    lattice may also be proposed only at twice its pitch (0022: the window lattices
+    found the board's axes at 2 tiles' pitch): so every kept lattice is tried at its
+    pitch (placed where it ends, when that lies a tile or more from its periodic
+    centre) and at half its pitch (placed at both centres). The best
+    ``polish_candidates`` by d' are polished, and a grid clearing
+    ``clear_separation`` half a tile or more from every answer given is asked (at most
+    ``_RUNNERS_UP``). Lazy, after the runners-up: every frame proven before takes the
+    same path.
+    """
+    moved: list[tuple[float, np.ndarray, float]] = []
+    for i, (affine, gu, gv) in frames.items():
+        inv = cv2.invertAffineTransform(2.0 * affine)
+        inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
+        base = 0.5 * found[i][2]  # the half image's pitch (found holds work pixels)
+        for pitch in (base, 0.5 * base):
+            first = periodic_centre(gu, gv, pitch)
+            centre = ended_centre(gu, gv, pitch)
+            spots = [] if pitch == base or first is None else [first]
+            if centre is not None and (first is None or np.linalg.norm(centre - first) >= pitch):
+                spots.append(centre)
+            for spot in spots:
+                score, quad = _place(lab, blurs, inv, 2.0 * spot, 2.0 * pitch, cfg.clear_separation)
+                moved.append((score, quad, 2.0 * pitch))
+    moved.sort(key=lambda m: -m[0])
+    asked = 0
+    for _, quad, pitch in moved[: cfg.polish_candidates]:
+        scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06))
+        score, grid = float(scores[0]), quads[0]
+        if score <= cfg.clear_separation or any(np.abs(grid - g).max() < 0.5 * pitch for g in given):
+            continue
+        given.append(grid)
+        yield score, grid
+        asked += 1
+        if asked >= _RUNNERS_UP:
+            return
 
 
 def _runners_up(

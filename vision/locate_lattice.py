@@ -24,7 +24,15 @@ from vision.order_stats import percentile
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
-__all__ = ["Frame", "lattice_frame", "lattice_hypotheses", "notched_hypotheses", "periodic_centre", "window_lattices"]
+__all__ = [
+    "Frame",
+    "ended_centre",
+    "lattice_frame",
+    "lattice_hypotheses",
+    "notched_hypotheses",
+    "periodic_centre",
+    "window_lattices",
+]
 
 #: A lattice's canonical frame: the affine map (image -> canonical) and the gradients warped into it.
 Frame = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -434,6 +442,61 @@ def periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray 
     win = max(round(3.5 * pitch), 3)
     summed = cv2.boxFilter(small, -1, (win, win), normalize=False, borderType=cv2.BORDER_CONSTANT)
     cy, cx = np.unravel_index(int(np.argmax(summed)), summed.shape)
+    return np.array([2 * cx + 0.5, 2 * cy + 0.5], dtype=np.float64)
+
+
+def ended_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
+    """Centre of the 7x7 window whose lattice ENDS around it: periodic energy inside minus a ring outside.
+
+    :func:`periodic_centre` places the window where the pitch repeats most; on a
+    checked cloth whose squares share the board's harmonics (l8 ho_day2 0022, checks
+    1.6 tiles apart) that is the cloth, 9 tiles off. A board's lattice stops: a frame
+    band, then the table; a cloth's runs on to the image edge. So each window is
+    scored by how far the periodic energy density of the ring from 3.5 to 4 tiles
+    about its centre (the board's frame band) falls below the window's own:
+    (inside - ring) / (inside + |ring|), contrast-free (a board's seams are fainter
+    than a cloth's checks), among windows with a tenth of the strongest repeat.
+    Asked only for refused frames (:func:`vision.locate_grid.coarse_answers`' ``later``).
+    """
+    h, w = gu.shape
+    p = round(pitch)
+    if 7 * pitch > 1.05 * max(h, w) or p < 4 or 2 * p >= min(h, w):
+        return None
+    top = float(percentile(np.abs(np.concatenate([gu[::4, ::4].ravel(), gv[::4, ::4].ravel()])), 99.0))
+    if top > 0:
+        gu, gv = np.clip(gu, -top, top), np.clip(gv, -top, top)
+    periodic = np.zeros_like(gu)
+    periodic[:, p:-p] = gu[:, p:-p] * (gu[:, 2 * p :] + gu[:, : -2 * p])
+    periodic[p:-p, :] += gv[p:-p, :] * (gv[2 * p :, :] + gv[: -2 * p, :])
+    # Only agreement counts: a seam's repeat is positive, noise averages out either way.
+    periodic = np.maximum(periodic, 0.0)
+    small = cv2.resize(periodic[: h // 2 * 2, : w // 2 * 2], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    win = max(round(3.5 * pitch), 3)
+    ring = max(round(4.0 * pitch), win + 2)  # half a tile outside: the frame band, not the table beyond
+    inner = cv2.boxFilter(small, -1, (win, win), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    outer = cv2.boxFilter(small, -1, (ring, ring), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    # The ring's density over its part inside the image: the image edge is no end (a cloth
+    # runs on past it), so a window in a cloth's corner scores its cloth ring.
+    ones = np.zeros_like(small)  # where the repeat is defined (p pixels from the edge on)
+    ones[(p + 1) // 2 : -((p + 1) // 2), (p + 1) // 2 : -((p + 1) // 2)] = 1.0
+    n_in = cv2.boxFilter(ones, -1, (win, win), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    n_out = cv2.boxFilter(ones, -1, (ring, ring), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    inside = inner / float(win * win)
+    around = (outer - inner) / np.maximum(n_out - n_in, 1.0)
+    # How far the lattice ends, whatever its contrast (a board's seams are fainter than a
+    # cloth's checks): the ring's share removed, among windows with a tenth of the
+    # strongest repeat at least (a bare table's noise ends everywhere).
+    score = (inside - around) / (inside + np.abs(around) + 1e-12)
+    score[inside < 0.1 * float(inside.max())] = -np.inf
+    # The window must lie inside the image (its centre at least half a window from the edge).
+    half = win // 2
+    score[:half, :] = -np.inf
+    score[-half:, :] = -np.inf
+    score[:, :half] = -np.inf
+    score[:, -half:] = -np.inf
+    cy, cx = np.unravel_index(int(np.argmax(score)), score.shape)
+    if not np.isfinite(score[cy, cx]):
+        return None
     return np.array([2 * cx + 0.5, 2 * cy + 0.5], dtype=np.float64)
 
 
