@@ -435,17 +435,8 @@ def _ended_grids(
                 score, quad = _place(lab, blurs, inv, 2.0 * spot, 2.0 * pitch, cfg.clear_separation)
                 moved.append((score, quad, 2.0 * pitch))
     moved.sort(key=lambda m: -m[0])
-    asked = 0
-    for _, quad, pitch in moved[: cfg.polish_candidates]:
-        scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06))
-        score, grid = float(scores[0]), quads[0]
-        if score <= cfg.clear_separation or any(np.abs(grid - g).max() < 0.5 * pitch for g in given):
-            continue
-        given.append(grid)
-        yield score, grid
-        asked += 1
-        if asked >= _RUNNERS_UP:
-            return
+    polished = ((*_polished(lab, blurs, quad, pitch), pitch) for _, quad, pitch in moved[: cfg.polish_candidates])
+    yield from _offered(polished, given, cfg)
 
 
 def _runners_up(
@@ -473,13 +464,32 @@ def _runners_up(
     corners.
     """
     order = sorted(range(len(found)), key=lambda i: -found[i][0])
+
+    def in_order() -> Iterator[tuple[float, np.ndarray, float]]:
+        for i in order[: cfg.polish_candidates]:
+            _, quad, pitch = found[i]
+            if i not in polished:
+                polished[i] = _polished(lab, blurs, quad, pitch)
+            yield (*polished[i], pitch)
+
+    yield from _offered(in_order(), given, cfg)
+
+
+def _polished(
+    lab: np.ndarray, blurs: dict[int, np.ndarray], quad: np.ndarray, pitch: float
+) -> tuple[float, np.ndarray]:
+    """One placement polished (the stages' last polish steps): its d' and grid."""
+    scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06))
+    return float(scores[0]), quads[0]
+
+
+def _offered(
+    polished: Iterator[tuple[float, np.ndarray, float]], given: list[np.ndarray], cfg: LocateConfig
+) -> Iterator[tuple[float, np.ndarray]]:
+    """The polished grids (d', grid, pitch) that clear ``clear_separation`` half a tile or more from every grid
+    ``given`` (which they join), at most ``_RUNNERS_UP``: what :func:`_runners_up` and :func:`_ended_grids` ask."""
     asked = 0
-    for i in order[: cfg.polish_candidates]:
-        _, quad, pitch = found[i]
-        if i not in polished:
-            scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06))
-            polished[i] = (float(scores[0]), quads[0])
-        score, grid = polished[i]
+    for score, grid, pitch in polished:
         if score <= cfg.clear_separation or any(np.abs(grid - g).max() < 0.5 * pitch for g in given):
             continue
         given.append(grid)

@@ -421,8 +421,9 @@ def window_lattices(
         yield a_vec, b_vec, lattice_frame(gx, gy, a_vec, b_vec, (h, w))
 
 
-def periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
-    """Centre (x, y, rotated frame) of the 7x7-tile window where the gradients repeat at ``pitch``."""
+def _periodic_energy(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
+    """Per pixel, how much the gradients repeat one ``pitch`` either way (None when no 7x7 window of that
+    pitch fits): the map :func:`periodic_centre` and :func:`ended_centre` place their windows on."""
     h, w = gu.shape
     p = round(pitch)
     if 7 * pitch > 1.05 * max(h, w) or p < 4 or 2 * p >= min(h, w):
@@ -437,6 +438,15 @@ def periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray 
     periodic = np.zeros_like(gu)
     periodic[:, p:-p] = gu[:, p:-p] * (gu[:, 2 * p :] + gu[:, : -2 * p])
     periodic[p:-p, :] += gv[p:-p, :] * (gv[2 * p :, :] + gv[: -2 * p, :])
+    return periodic
+
+
+def periodic_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | None:
+    """Centre (x, y, rotated frame) of the 7x7-tile window where the gradients repeat at ``pitch``."""
+    periodic = _periodic_energy(gu, gv, pitch)
+    if periodic is None:
+        return None
+    h, w = gu.shape
     # The window sum at half resolution: the centre is only needed to a fraction of a tile.
     small = cv2.resize(periodic[: h // 2 * 2, : w // 2 * 2], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     win = max(round(3.5 * pitch), 3)
@@ -458,16 +468,11 @@ def ended_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | N
     than a cloth's checks), among windows with a tenth of the strongest repeat.
     Asked only for refused frames (:func:`vision.locate_grid.coarse_answers`' ``later``).
     """
+    periodic = _periodic_energy(gu, gv, pitch)
+    if periodic is None:
+        return None
     h, w = gu.shape
     p = round(pitch)
-    if 7 * pitch > 1.05 * max(h, w) or p < 4 or 2 * p >= min(h, w):
-        return None
-    top = float(percentile(np.abs(np.concatenate([gu[::4, ::4].ravel(), gv[::4, ::4].ravel()])), 99.0))
-    if top > 0:
-        gu, gv = np.clip(gu, -top, top), np.clip(gv, -top, top)
-    periodic = np.zeros_like(gu)
-    periodic[:, p:-p] = gu[:, p:-p] * (gu[:, 2 * p :] + gu[:, : -2 * p])
-    periodic[p:-p, :] += gv[p:-p, :] * (gv[2 * p :, :] + gv[: -2 * p, :])
     # Only agreement counts: a seam's repeat is positive, noise averages out either way.
     periodic = np.maximum(periodic, 0.0)
     small = cv2.resize(periodic[: h // 2 * 2, : w // 2 * 2], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
