@@ -18,7 +18,6 @@ from vision.occlusion import (
     _largest_cluster,
     _largest_group,
     _lit_tiles,
-    _percentiles_u8,
     _segment_positions,
     _without_small,
     decide,
@@ -32,6 +31,7 @@ from vision.occlusion import (
     lattice_foreign,
     lattice_structure,
     longest_run,
+    percentiles_u8,
     shade_invariant,
     signals,
     small_grey,
@@ -538,7 +538,7 @@ def test_percentiles_from_the_histogram_equal_numpys(seed: int) -> None:
     rng = np.random.default_rng(seed)
     values = rng.integers(0, int(rng.integers(2, 256)), size=int(rng.integers(1, 4000))).astype(np.uint8)
     qs = (0.0, 5.0, 37.3, 50.0, 95.0, 100.0)
-    np.testing.assert_allclose(_percentiles_u8(values, qs), np.percentile(values, qs), atol=1e-9)
+    np.testing.assert_allclose(percentiles_u8(values, qs), np.percentile(values, qs), atol=1e-9)
 
 
 def test_an_edge_tile_washed_out_by_light_does_not_back_a_frame_band_run() -> None:

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from companion.board import FIXED_TILES, SIZE
-from vision.occlusion_frame import _percentiles_u8, small_grey
+from vision.occlusion_frame import percentiles_u8, small_grey
 from vision.rectify import Rectified
 
 
@@ -50,7 +50,7 @@ def frame_levels(image: np.ndarray, grey: np.ndarray | None = None) -> tuple[flo
     """
     if grey is None:
         grey = small_grey(image)
-    median, high = _percentiles_u8(grey, (50.0, 90.0))  # np.percentile's numbers, from a histogram
+    median, high = percentiles_u8(grey, (50.0, 90.0))  # np.percentile's numbers, from a histogram
     return median, high
 
 

@@ -46,7 +46,7 @@ from vision.occlusion_band import (
 from vision.occlusion_config import OcclusionConfig, Signals
 from vision.occlusion_fixed import shade_free_mismatch
 from vision.occlusion_flat import flat_groups
-from vision.occlusion_frame import _percentiles_u8, frame_problem, sharpness, small_grey
+from vision.occlusion_frame import frame_problem, percentiles_u8, sharpness, small_grey
 from vision.occlusion_lattice import (
     _largest_cluster,
     lattice_cluster,
@@ -64,7 +64,6 @@ __all__ = [
     "OcclusionConfig",
     "Signals",
     "_gradient_residuals",
-    "_percentiles_u8",
     "_segment_positions",
     "decide",
     "disturbed_inside",
@@ -79,6 +78,7 @@ __all__ = [
     "lattice_grey",
     "lattice_structure",
     "longest_run",
+    "percentiles_u8",
     "seamless_corners",
     "shade_invariant",
     "sharpness",

@@ -27,7 +27,7 @@ from companion.board import Square
 from vision.rectify import Rectified
 from vision.tile_features import FIXED_EDGES, FIXED_OPEN, view_bands
 from vision.tile_model import Band, TileModel, held_out, typical_weight
-from vision.tiles import _combine, tiles_for_lighting
+from vision.tiles import combine_bands, tiles_for_lighting
 
 #: The shade-free chroma among the reader's 12 edge features: (L, a, b, std L, a/(L+16), b/(L+16)) relative to
 #: the tile's middle corners, then the same relative to the side's ends (:func:`vision.tile_features.edge_features`).
@@ -47,7 +47,7 @@ def shade_free_mismatch(rect: Rectified, covered: Iterable[Square] = (), lightin
         logit, distance = held_out(known, cfg)
         weight = typical_weight(distance, known.shape[1], cfg)
         read.append(Band(TileModel(np.zeros(1), 1.0, 0.0, 1.0), logit[None, :, None], weight[None, :, None]))
-    logit = _combine(read[0], read[1], np.zeros((1, len(FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
+    logit = combine_bands(read[0], read[1], np.zeros((1, len(FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
     wrong = ((logit > 0) != FIXED_OPEN).reshape(-1, 4).any(axis=1)  # per fixed tile, in FIXED_EDGES' order
     hidden = set(covered)
     tiles = [(int(r), int(c)) for r, c in FIXED_EDGES[::4, :2]]

@@ -36,7 +36,7 @@ def frame_problem(
     small = small_grey(image) if grey is None else grey
     if float(small.std()) < cfg.blank_std:
         return "blank frame: nothing to see"
-    if _percentiles_u8(small, (99.0,))[0] < cfg.dark_level:
+    if percentiles_u8(small, (99.0,))[0] < cfg.dark_level:
         return "frame too dark to read"
     return None
 
@@ -49,7 +49,7 @@ def sharpness(rect: Rectified) -> float:
     """
     m, side = rect.margin_px, SIZE * rect.tile_px
     grey8 = cv2.cvtColor(rect.image[m : m + side, m : m + side], cv2.COLOR_BGR2GRAY)
-    low, high = _percentiles_u8(grey8, (5.0, 95.0))
+    low, high = percentiles_u8(grey8, (5.0, 95.0))
     spread = high - low
     grey = grey8.astype(np.float32)
     if spread < 1.0:
@@ -59,7 +59,7 @@ def sharpness(rect: Rectified) -> float:
     return float(np.mean(np.abs(gx) + np.abs(gy))) / (8.0 * spread)
 
 
-def _percentiles_u8(values: np.ndarray, qs: Sequence[float]) -> list[float]:
+def percentiles_u8(values: np.ndarray, qs: Sequence[float]) -> list[float]:
     """``np.percentile`` (linear method) of 8-bit values, bit for bit, from their histogram (no sort).
 
     numpy's virtual index ``(n - 1) * q`` and its two-sided lerp (from the upper value when

@@ -131,7 +131,7 @@ def _excluded_grid(exclude: Iterable[Square] | None) -> np.ndarray:
     return grid
 
 
-def _combine(usual: Band, outer: Band, excluded: np.ndarray, cfg: TilesConfig) -> np.ndarray:
+def combine_bands(usual: Band, outer: Band, excluded: np.ndarray, cfg: TilesConfig) -> np.ndarray:
     """Open probabilities from the two bands: the usual one as far as it is typical, the border one for the rest."""
     # A pawn stands on the centre and leans out over the inner part of the sides: there the border band decides.
     w_usual = np.where(excluded[:, :, None], usual.weight * cfg.hidden_weight, usual.weight)
@@ -214,7 +214,7 @@ def _read_sides(
     # as far as the usual band's sides all look open (:func:`covered_share`).
     share = np.where(excluded, 0.0, covered_share(usual.logit))  # a pawn square is down-weighted already
     usual_kept = replace(usual, weight=usual.weight * (1.0 - share * (1.0 - cfg.hidden_weight))[..., None])
-    logit = _combine(usual_kept, outer, excluded, cfg)
+    logit = combine_bands(usual_kept, outer, excluded, cfg)
     covered = share > 0.5
     if shaded is not None and shaded.any() and cfg.shade_free_near_pawns:
         # Near a pawn, a side darker than either class ever is lies in its cast shadow.
@@ -303,7 +303,7 @@ def _shade_free_logit(
     if visible is not None:  # weighed as the full read it replaces is (:func:`_seen`)
         usual = replace(usual, weight=usual.weight * _seen(visible[0], cfg))
         outer = replace(outer, weight=outer.weight * _seen(visible[1], cfg))
-    return _combine(usual, outer, excluded, cfg), agree
+    return combine_bands(usual, outer, excluded, cfg), agree
 
 
 def _darker_than_board(features: np.ndarray, cfg: TilesConfig) -> np.ndarray:
@@ -454,7 +454,7 @@ def grid_quality(
         logit, distance = held_out(known, cfg)
         model = TileModel(np.zeros(1), 1.0, 0.0, 1.0)  # unused: only the logits and weights combine
         read.append(Band(model, logit[None, :, None], typical_weight(distance, known.shape[1], cfg)[None, :, None]))
-    logit = _combine(read[0], read[1], np.zeros((1, len(FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
+    logit = combine_bands(read[0], read[1], np.zeros((1, len(FIXED_EDGES)), dtype=bool), cfg)[0, :, 0]
     prob = _floored(logit, cfg.prob_floor)
     agree = np.where(FIXED_OPEN, prob, 1.0 - prob)
     return float(agree.mean())
