@@ -221,6 +221,17 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: Nor the light map's references (``pawn_light.light_map``; a dull pawn's unsaturated body
 #: and its cast shadow are in them, and may flatten its relit shading): without pixels under
 #: 0.7 of their material's level -2/+2, eroded by 0.2 tile -4/+3 (sixth -3 and -4).
+#: This frame's certain prints as the reference for a doubtful blob (p25; label corners, 18 day
+#: sets of six renderers; ``tests/support/fit_pawns_prints.py``): a blob between 0.5 and 0.97
+#: that stands above no more than 0.9 of its frame's prints (blobs under 0.05) on every hue-free
+#: cue of a raised body (size, thickness, cast shadow, lean) lost logit. The prints that beat a
+#: pawn are not drawn like their frame's typical prints: 21 of 96 doubtful false reports stood
+#: that close to them, against 23 of 564 doubtful pawns (median best quantile 1.0 for both); in
+#: the reader sixth boards +3 (final6/7 si), dev fo +1, but the held-out renderer -4 pawns
+#: (small upright pawns, near-ties flipped). A full hue-free nearest-neighbour comparison (frame's
+#: prints vs its pawns above 0.97, 17 features) separated the sixth's doubtful blobs at AUC
+#: 0.54-0.68 and cost it 2-5 pawns; ratios to the other colours' sure pawns (shadow, surface,
+#: smooth range, thickness, lean) lost pawns on several renderers for a few false reports. None kept.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
