@@ -45,6 +45,7 @@ __all__ = [
     "band_features",
     "box_means",
     "edge_features",
+    "end_boxes",
     "lab_view",
     "side_boxes",
     "view_bands",
@@ -125,6 +126,14 @@ class TilesConfig:
       (:mod:`vision.tile_lines`: the arm's bounding edges, which glare or a pale outline
       edition leaves while it flattens the colours) is read too and its typicality-weighted
       log-odds added, times ``line_weight``. Frames with every tile sure skip it (~1 ms). 0: off.
+    * ``veil_weight``: a tile whose sides still do not read as a shape after that (fewer than
+      two or four open-looking) and lies under a glare veil (:mod:`vision.tile_veil`: the wall
+      at a side's ends lit beyond the board's walls) also gets each side's reading against its
+      own tile in linear light, where an added veil cancels (typicality- and seen-weighted
+      log-odds, times ``veil_weight``). Only frames with such a tile pay for it. 0: off.
+      0.5, not 1: at 1 it also flipped a held-out tile under glare at the board's rim whose
+      sides all looked closed (spent final6 ho 0025 1,0) for one more sixth tile; at 0.5 no
+      set of the six renderers loses a tile.
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
@@ -171,6 +180,7 @@ class TilesConfig:
     local_prior: float = 4.0
     line_weight: float = 1.0
     line_gate: float = 0.9
+    veil_weight: float = 0.5
 
 
 DEFAULT_CONFIG = TilesConfig()
@@ -552,3 +562,8 @@ def _masked_integrals(rect: Rectified, lab: np.ndarray, keep: np.ndarray) -> tup
     count = cv2.integral(keep, sdepth=cv2.CV_32S)
     _, squares = cv2.integral2(np.ascontiguousarray(masked[..., 0]), sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
     return sums, squares[..., None], count[..., None]
+
+
+def end_boxes(tile_px: int, cfg: TilesConfig) -> np.ndarray:
+    """Per side (N, E, S, W), the two corner-wide boxes at its ends at its edge box's depth: (4, 2, 4)."""
+    return _end_boxes(tile_px, cfg)
