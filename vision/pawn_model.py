@@ -232,6 +232,18 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: prints vs its pawns above 0.97, 17 features) separated the sixth's doubtful blobs at AUC
 #: 0.54-0.68 and cost it 2-5 pawns; ratios to the other colours' sure pawns (shadow, surface,
 #: smooth range, thickness, lean) lost pawns on several renderers for a few false reports. None kept.
+#: A learned appearance second opinion (p26, as chess-vision readers classify pieces from
+#: patches; the descriptor and its fitting tool are kept on branch ``p26``, 7091c10/b32ec64): a 2 x 2 tile patch
+#: per blob, rotated so the nadir ray points up, hue-free (relit lightness, saturation, blob
+#: mask), coarse gradient histograms, a ridge logistic model fitted on five renderers' day blobs
+#: and judged leave-one-renderer-out, the sixth never fitted. On doubtful blobs (0.2-0.97) its
+#: AUC is .49-.61 on the held-out renderer in every variant (model .84), .64-.80 on the sixth
+#: (model .79); added to the logit there (strength fitted on the training renderers) the
+#: held-out renderer loses 8-15 pawns, the third 4-9, the sixth 6-24 (for 5-15 fewer false
+#: reports); only the fifth gains. Lowering only, where the patch is sure of a print
+#: (``--lower-only 1``): sixth 3 false reports fewer, no pawn lost, but third and fifth -1 pawn
+#: each. A pawn's top seen from above and a round print are the same small disc; the rest of
+#: the patch is the edition's artwork. Not kept, not in the reader.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
