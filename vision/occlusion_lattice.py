@@ -76,6 +76,16 @@ def lattice_foreign(
     the seams still there in linear light (:func:`_lit_seams`). ``colours``:
     :func:`lattice_colours`, when the caller has them.
     """
+    return foreign_and_blown(rect, config, colours)[0]
+
+
+def foreign_and_blown(
+    rect: Rectified, config: OcclusionConfig | None = None, colours: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lattice_foreign` and the points it let off as blown out: unlike the walls by colour, over half
+    clipped in a way the walls could clip (:func:`_blown_walls`). Such a point's colour is gone: it is
+    unknown, neither clean nor covered (:func:`vision.occlusion._bridged_cluster` counts a cluster through it).
+    """
     cfg = config or OcclusionConfig()
     samples = lattice_colours(rect, cfg) if colours is None else colours
     flat = samples.reshape(-1, 3)
@@ -85,14 +95,14 @@ def lattice_foreign(
     threshold = max(cfg.foreign_floor, cfg.foreign_distance * spread)
     foreign = (dist > threshold) & ~_glare(samples, ref, threshold, cfg)
     if not foreign.any():
-        return foreign
+        return foreign, foreign.copy()
     foreign &= ~_veil_cores(samples, ref, foreign, cfg.veil_fade)
     seams, clipped = lattice_structure(rect, cfg.seam_patch, cfg.clip_level)
-    blown = (clipped > 0.5) & _blown_walls(samples, ref, threshold)
+    blown = foreign & (clipped > 0.5) & _blown_walls(samples, ref, threshold)
     foreign &= (seams < cfg.seam_keep) & ~blown
     if foreign.any():
         foreign &= ~_lit_seams(rect, samples, ref, foreign, cfg)
-    return foreign
+    return foreign, blown
 
 
 def _lit_seams(
