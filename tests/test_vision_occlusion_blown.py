@@ -60,3 +60,29 @@ def test_a_hand_is_counted_through_its_blown_out_fingertips() -> None:
     ring = np.zeros((8, 8), bool)
     ring[2, 3:5] = ring[5, 3:5] = ring[3:5, 2] = True
     assert _bridged_cluster(ring | core, core, 3) == 0
+
+
+def _add_light(rect: Rectified, points: list[tuple[int, int]], amount: float) -> None:
+    """A lamp's glare over the points: ``amount`` of white added in linear light (the seams stay there)."""
+    t, m = rect.tile_px, rect.margin_px
+    for i, j in points:
+        box = (slice(m + i * t - 8, m + i * t + 8), slice(m + j * t - 8, m + j * t + 8))
+        linear = (rect.image[box].astype(np.float32) / 255.0) ** 2.2 + amount
+        rect.image[box] = (np.clip(linear, 0.0, 1.0) ** (1 / 2.2) * 255.0).round().astype(np.uint8)
+
+
+def test_a_pale_surface_on_the_glare_line_is_foreign_where_it_hides_the_seams() -> None:
+    # Fresh sixth-renderer occ_all 0003 (seed 3078003): pale fingers over a board's top rows lay on the line
+    # from the walls' colour toward white, as a lamp's glare does, and were let off as glare.
+    points = [(i, j) for i in range(3) for j in range(2, 5)]
+    glared = _wall_lattice((110, 120, 130))  # greyish walls: anything pale lies on their glare line
+    _add_light(glared, points, 0.35)
+    assert not lattice_foreign(glared).any()  # light added: the seams stay in linear light
+    t, m = glared.tile_px, glared.margin_px
+    over = (slice(m - 12, m + 2 * t + 12), slice(m + 2 * t - 12, m + 4 * t + 12))
+    hand = _wall_lattice((110, 120, 130))
+    hand.image[over] = (206, 214, 224)  # a pale, smooth surface of nearly the same tint: no seams left
+    assert sorted(map(tuple, np.argwhere(lattice_foreign(hand)).tolist())) == points
+    blown = _wall_lattice((110, 120, 130))
+    blown.image[over] = (250, 253, 255)  # clipped: no structure to judge, left to the blown-out rules
+    assert not lattice_foreign(blown).any()
