@@ -273,12 +273,25 @@ def _paint_corners(rect: Rectified, squares: list[tuple[int, int]], colour: tupl
         rect.image[m + i * t - 8 : m + i * t + 8, m + j * t - 8 : m + j * t + 8] = colour
 
 
+def _light_corners(rect: Rectified, squares: list[tuple[int, int]], colour: tuple[int, int, int]) -> None:
+    """Light over the squares' corners, wider than their patches: the mean moved to ``colour``, the texture
+    kept (light adds to what is there and hides nothing; a flat paint of that colour is a surface that hides
+    the seams, see lattice_foreign)."""
+    t, m = rect.tile_px, rect.margin_px
+    for i, j in squares:
+        box = (slice(m + i * t - 20, m + i * t + 20), slice(m + j * t - 20, m + j * t + 20))
+        patch = rect.image[box].astype(np.float32)
+        rect.image[box] = np.clip(patch - patch.mean(axis=(0, 1)) + np.array(colour, np.float32), 0, 255).astype(
+            np.uint8
+        )
+
+
 def test_glare_on_the_walls_is_not_foreign_but_a_hand_is() -> None:
     wall = (40, 150, 60)  # BGR: a green hedge
     corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]
     glared = _wall_lattice(wall)
     # A lamp's glare: the wall brightened and pulled partway toward white.
-    _paint_corners(glared, corners, (130, 215, 140))
+    _light_corners(glared, corners, (130, 215, 140))
     assert not lattice_foreign(glared).any()
     hand = _wall_lattice(wall)
     _paint_corners(hand, corners, (120, 150, 210))  # skin
@@ -288,7 +301,7 @@ def test_glare_on_the_walls_is_not_foreign_but_a_hand_is() -> None:
     assert lattice_foreign(pale).sum() == len(corners)
     haze = _wall_lattice(wall)
     # A strong lamp's haze: 85 % white light added, right on the line toward white.
-    _paint_corners(haze, corners, tuple(round(0.15 * w + 0.85 * 250) for w in wall))
+    _light_corners(haze, corners, tuple(round(0.15 * w + 0.85 * 250) for w in wall))
     assert not lattice_foreign(haze).any()
 
 
@@ -354,11 +367,11 @@ def test_a_warm_haze_fading_out_is_not_a_hand_but_a_pale_hand_with_an_outline_is
     assert lattice_foreign(outlined).sum() == len(core)
     faded = _wall_lattice(wall)
     _paint_corners(faded, core, warm)
-    _paint_corners(faded, ring, tuple(round(0.5 * w + 0.5 * 235) for w in wall))  # the veil thinning out
+    _light_corners(faded, ring, tuple(round(0.5 * w + 0.5 * 235) for w in wall))  # the veil thinning out
     assert lattice_foreign(faded, OcclusionConfig(veil_fade=99.0)).sum() == len(core)  # without the fade rule
     assert not lattice_foreign(faded).any()
     faded.image[:] = outlined.image  # one point beside the core back to plain wall: an outline again
-    _paint_corners(faded, ring[:3], tuple(round(0.5 * w + 0.5 * 235) for w in wall))
+    _light_corners(faded, ring[:3], tuple(round(0.5 * w + 0.5 * 235) for w in wall))
     assert lattice_foreign(faded).sum() == len(core)
 
 

@@ -49,6 +49,7 @@ from vision.occlusion_flat import flat_groups
 from vision.occlusion_frame import frame_problem, percentiles_u8, sharpness, small_grey
 from vision.occlusion_lattice import (
     _largest_cluster,
+    foreign_and_blown,
     lattice_cluster,
     lattice_colours,
     lattice_foreign,
@@ -111,7 +112,7 @@ def signals(
         sq for sq, want in FIXED_TILES.items() if sq not in hidden and tiles[sq[0] * SIZE + sq[1]].openings != want
     )
     colours = lattice_colours(rect, cfg)
-    seen_foreign = lattice_foreign(rect, cfg, colours)
+    seen_foreign, blown = foreign_and_blown(rect, cfg, colours)
     hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
     foreign = seen_foreign & ~hidden_points
     seams = partial(_seams_and_clip, rect, cfg)  # measured only when a tile is lit
@@ -141,7 +142,7 @@ def signals(
         lattice=_largest_cluster(foreign),
         lattice_from_edge=max(
             _largest_cluster(foreign, from_edge=True),
-            _bridged_cluster(seen_foreign, hidden_points, cfg.min_bridged_seen),
+            _bridged_cluster(seen_foreign | blown, hidden_points | blown, cfg.min_bridged_seen),
         ),
         lattice_unclear=_darker_cluster_at_unclear(rect, foreign, unclear, cfg),
         quality=float(quality),

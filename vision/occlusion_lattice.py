@@ -75,6 +75,26 @@ def lattice_foreign(
     blew out (:func:`_blown_walls`). And a point lit by a lamp of any colour: brighter, with
     the seams still there in linear light (:func:`_lit_seams`). ``colours``:
     :func:`lattice_colours`, when the caller has them.
+
+    Glare is judged by the seams too: a point whose colour lies on the glare line but whose
+    seams are gone in log grey and, in linear light, hidden (under ``lit_lost`` of the median
+    point) or crossed by edges of its own (over ``lit_edge``) is a pale surface, not light added
+    (the bounds of :func:`_lit_seams`; a clipped patch has no structure to judge and is left to
+    the blown-out rules). Pale fingers over a greyish or pinkish board lie on that line: fresh
+    sixth-renderer occ_all 0003 (seed 3078003) was read as a board with its top rows under a hand.
+    Cost: the seams are now measured on frames with a glare-coloured point and no foreign one too
+    (22 of 209 clean day frames of dev ho/tr/th/fo, lead f5 and o13 si_day; ~1.5 ms there, more
+    where a point has lost its seams); the bench frame has neither.
+    """
+    return foreign_and_blown(rect, config, colours)[0]
+
+
+def foreign_and_blown(
+    rect: Rectified, config: OcclusionConfig | None = None, colours: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lattice_foreign` and the points it let off as blown out: unlike the walls by colour, over half
+    clipped in a way the walls could clip (:func:`_blown_walls`). Such a point's colour is gone: it is
+    unknown, neither clean nor covered (:func:`vision.occlusion._bridged_cluster` counts a cluster through it).
     """
     cfg = config or OcclusionConfig()
     samples = lattice_colours(rect, cfg) if colours is None else colours
@@ -83,16 +103,24 @@ def lattice_foreign(
     dist = np.linalg.norm(samples - ref, axis=2)
     spread = float(np.median(dist))
     threshold = max(cfg.foreign_floor, cfg.foreign_distance * spread)
-    foreign = (dist > threshold) & ~_glare(samples, ref, threshold, cfg)
-    if not foreign.any():
-        return foreign
-    foreign &= ~_veil_cores(samples, ref, foreign, cfg.veil_fade)
+    by_colour = dist > threshold
+    glare = by_colour & _glare(samples, ref, threshold, cfg)
+    foreign = by_colour & ~glare
+    if not (foreign.any() or glare.any()):
+        return foreign, foreign.copy()
     seams, clipped = lattice_structure(rect, cfg.seam_patch, cfg.clip_level)
-    blown = (clipped > 0.5) & _blown_walls(samples, ref, threshold)
+    surface = glare & (seams < cfg.seam_keep) & (clipped <= 0.5)
+    if surface.any():
+        linear = light_seams(rect, cfg.lattice_patch, 1.0, 2.0)
+        foreign |= surface & ((linear < cfg.lit_lost) | (linear > cfg.lit_edge))
+    if not foreign.any():
+        return foreign, foreign.copy()
+    foreign &= ~_veil_cores(samples, ref, foreign, cfg.veil_fade)
+    blown = foreign & (clipped > 0.5) & _blown_walls(samples, ref, threshold)
     foreign &= (seams < cfg.seam_keep) & ~blown
     if foreign.any():
         foreign &= ~_lit_seams(rect, samples, ref, foreign, cfg)
-    return foreign
+    return foreign, blown
 
 
 def _lit_seams(
