@@ -141,7 +141,16 @@ What would find the rest was measured and does not hold here: the corridor test 
 the certain wall zone (a corridor-coloured pawn leaning over a wall) gives back 0-14 pixels
 on 0012, 0015, 0023: those pawns stand inside their corridor, where the material's colour,
 lightness and shade are theirs; only texture (a brick's mortar that a body hides) and the
-body's outline are left, both artwork-specific at this stage.
+body's outline are left, both artwork-specific at this stage. The dull pawns (the sixth
+renderer's dull figures lose 8 of 21 on r6 and 40 own frames, bright ones none of 26) do
+come back at S >= 50: a second candidate pass at ``min_saturation`` 50 for the colours with
+no pawn (vision-test, 15 day sets of all six renderers): pawns missed 169 -> 137 but false
+reports 60 -> 98 (dev fo +2, th +2, final6 ho +5, si +7, th +2; the sixth's own gain r6
+72.1 -> 74.6, final7 si 71.6 -> 74.6), the prints' pastel parts scoring like pawns, as p17
+found; its extra blobs held to 0.95 instead of 0.5: missed 169 -> 159, false 60 -> 65 (r6
+73.4, own sixth 76.5, dev ho 95.2, final7 ho 90.1, but final6 th 93.6 -> 92.6 and a new false
+report on each si set), with a second candidates pass on every frame short of four pawns.
+Not kept: the dull pawn still needs evidence a print cannot give at this stage.
 """
 
 from __future__ import annotations
