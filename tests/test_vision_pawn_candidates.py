@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 import vision.pawns as pawns
 from companion.board import Color
-from vision.pawn_candidates import Candidate
+from vision.pawn_candidates import Candidate, _along_ray, _slender_box
 from vision.pawn_features import FEATURES
 from vision.pawn_geometry import hidden_bases
 from vision.pawn_light import colour_cast, neutral
@@ -167,3 +168,31 @@ def test_a_piled_fragment_keeps_no_consensus_against_it_and_only_the_colours_paw
     rows = [tuple(weak), tuple(row), tuple(strong)]
     out = pawns._hidden_sizes(found, rows, pawns.PAWN_MODEL)
     assert (out[1][SIZE_DEVIATION], out[1][lit], out[1][dark]) == (0.0, -0.9, 0.6)
+
+
+@pytest.mark.parametrize(
+    ("centre", "angle", "nadir", "expected"),
+    [
+        ((130.0, 130.0), 45.0, (40.0, 40.0), True),  # along the ray from the nadir: a body seen from its side
+        ((130.0, 130.0), -45.0, (40.0, 40.0), False),  # across the ray: a stroke of artwork
+        ((130.0, 90.0), 0.0, (40.0, 40.0), False),  # a horizontal line, the ray ~29 degrees off it
+        ((230.0, 48.0), 0.0, (0.0, 48.0), False),  # along the ray but on a lattice line (y = 48): a tile's edge
+        ((230.0, 72.0), 0.0, (0.0, 72.0), True),  # along the same kind of ray in the middle of a tile row
+    ],
+)
+def test_a_slender_blob_is_a_body_only_along_the_ray_from_the_nadir_and_off_the_lattice(
+    centre: tuple[float, float], angle: float, nadir: tuple[float, float], expected: bool
+) -> None:
+    labels = np.zeros((300, 300), np.int32)
+    cv2.fillConvexPoly(labels, cv2.boxPoints((centre, (24.0, 6.0), angle)).astype(np.int32), 1)
+    box = cv2.boundingRect((labels == 1).astype(np.uint8))
+    assert _along_ray(labels, 1, box, np.array(nadir), 48, 0) is expected
+
+
+def test_only_a_blob_whose_box_allows_a_slender_body_is_asked_if_it_is_one() -> None:
+    """A round foot is not asked (the common board pays nothing); a stick upright or diagonal is."""
+    min_width = 7.2  # 0.15 tile of 48 pixels
+    assert not _slender_box(0.785 * 12 * 12, 12, 12, min_width)  # a disc 12 pixels across
+    assert _slender_box(5.0 * 22, 5, 22, min_width)  # an upright stick 5 x 22
+    assert _slender_box(5.0 * 22, 19, 19, min_width)  # the same stick at 45 degrees
+    assert not _slender_box(20.0 * 22, 20, 22, min_width)  # a wide blob

@@ -22,7 +22,10 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    on a green hedge then no longer merges with the hedge, yet keeps its highlights,
    and everything standing over the corridor. Only *brighter* than the material
    counts as different: darker is the material in a shadow (the pawn's own cast
-   shadow, which otherwise joined its blob).
+   shadow, which otherwise joined its blob). Where a colour has no pawn, its blobs
+   too narrow or small for a foot are looked at again: lying along the ray from the
+   camera's nadir, one is a slender body seen from its side
+   (:func:`vision.pawn_candidates._along_ray`).
 2. **Evidence.** Each connected blob is described by edition-free facts of a
    raised, lit solid: its size and compactness (a pawn's foot is ~0.4 tile
    across), saturation, *shading* — a round body facing a light has a lit and a
@@ -98,7 +101,7 @@ import numpy as np
 
 from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
-from vision.pawn_candidates import Candidate, candidates, zones
+from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS, group_medians, median, percentiles
 from vision.pawn_geometry import TOUCH_GAP, hidden_bases, lean_point, touch
@@ -170,17 +173,19 @@ def find_pawns(
     """
     cfg = config or PawnConfig()
     threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
-    best: dict[Color, tuple[float, Candidate]] = {}
     # Blobs that cannot reach the threshold are left out early, but not one that may be a
     # sure pawn (SET_SURE, below the night threshold): it votes in the others' board-level
     # terms (with_set_size), so leaving it out would change their confidence.
-    found = candidates(rect, tiles, cfg, model, camera, min_confidence=min(threshold, SET_SURE))
-    rows = with_set_size([cand.features for cand in found], cfg.model, [cand.color for cand in found])
-    rows = _hidden_sizes(found, rows, cfg.model)
-    for cand, row in zip(found, rows, strict=True):
-        p = confidence(row, cfg.model)
-        if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
-            best[cand.color] = (p, cand)
+    slender: list[Slender] = []
+    found = candidates(rect, tiles, cfg, model, camera, min_confidence=min(threshold, SET_SURE), slender=slender)
+    best = _best(found, cfg.model, threshold)
+    # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
+    # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
+    missing = {color for color, _ in slender} - best.keys()
+    extra = [cand for color, judge in slender if color in missing and (cand := judge()) is not None]
+    if extra:
+        found = [*found, *extra]
+        best = _best(found, cfg.model, threshold)
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
@@ -193,6 +198,18 @@ def find_pawns(
         c = min(SIZE - 1, max(0, int((base[0] - m) // t)))
         out.append(PawnDetection(cand.color, (r, c), p, base, box, cand.area, pixels))
     return out
+
+
+def _best(found: Sequence[Candidate], model: PawnModel, threshold: float) -> dict[Color, tuple[float, Candidate]]:
+    """Each colour's best blob at ``threshold`` or above, with its confidence (the board's terms filled in)."""
+    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
+    rows = _hidden_sizes(found, rows, model)
+    best: dict[Color, tuple[float, Candidate]] = {}
+    for cand, row in zip(found, rows, strict=True):
+        p = confidence(row, model)
+        if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
+            best[cand.color] = (p, cand)
+    return best
 
 
 def _hidden_sizes(
