@@ -345,7 +345,8 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
         its refined separation against their bar (they try some 20000 more grids, so chance reaches
         higher): grids of other pitches along the likeliest axes (the refuted grid's own first), the grids
         the stages placed but never answered with (judged by ``bar``, as the stages' answers), then the
-        lattice of contrast-normalised gradients. ``again``: see :func:`attempt`; when False (the finer
+        lattice of contrast-normalised gradients; the last two (the costly ones) only while no two refined
+        grids agree on a board (``LocateConfig.settled_stop``). ``again``: see :func:`attempt`; when False (the finer
         look) only the lattice stages run: stage 1 and the normalised lattice, no table masking, windows,
         tilt search or pitch sweep (they found nothing the work scale missed)."""
         scale = 1.0 / factor
