@@ -147,6 +147,15 @@ class LocateConfig:
       refined grids that read as a board's (legal tiles, wall corners) agree within a quarter
       tile (:func:`_converged`): a hand over the board - the finer copy places that grid again
       (13 of 16 timed hand frames; a refused frame's extra CPU +0.32 s -> +0.05 s).
+    * ``settled_stop``: the same test (:func:`_converged`) also ends a refused search before its
+      costly last second opinions, the ended grids and the normalised lattice (~0.1-0.2 s each on
+      the work copy): once the pitch sweep and the cheap runners-up are refuted too and two refined
+      grids that read as a board's agree, only the board's separation refused it (a hand over the
+      fixed tiles), and those stages place it again. Not earlier: a dotted cloth's grid half on
+      the board also reads as a board's (final7 ho_day 0017: legal 0.67, corner side 0.31, 1.4
+      tiles off), and the first answer and the sweep (which starts from that grid) agree on it;
+      the runners-up then find the board (separation 12). The shade-free judge still sees the
+      best grid. Only refused frames change (found frames take the same path).
     * ``shade_free_judge``: when every search was refuted and the best refined grid reads as a
       board's (``min_legal``, ``max_corner_side``) but separates under ``min_separation``, its fixed
       tiles are judged once more with the shadow-invariant chroma features added
@@ -211,6 +220,7 @@ class LocateConfig:
     max_corner_side: float = 0.5
     min_bend: float = 0.05
     fit_distortion: bool = True
+    settled_stop: bool = True
 
 
 DEFAULT_CONFIG = LocateConfig()
@@ -335,10 +345,18 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
         its refined separation against their bar (they try some 20000 more grids, so chance reaches
         higher): grids of other pitches along the likeliest axes (the refuted grid's own first), the grids
         the stages placed but never answered with (judged by ``bar``, as the stages' answers), then the
-        lattice of contrast-normalised gradients. ``again``: see :func:`attempt`; when False (the finer
+        lattice of contrast-normalised gradients; the last two (the costly ones) only while no two refined
+        grids agree on a board (``LocateConfig.settled_stop``). ``again``: see :func:`attempt`; when False (the finer
         look) only the lattice stages run: stage 1 and the normalised lattice, no table masking, windows,
         tilt search or pitch sweep (they found nothing the work scale missed)."""
         scale = 1.0 / factor
+
+        def settled() -> bool:
+            """Two refined grids that read as a board's agree (:func:`_converged`): the board is there and
+            only its separation refused it (a hand over the fixed tiles); the later stages would place it
+            again (see ``LocateConfig.settled_stop``)."""
+            return cfg.settled_stop and _converged(shapely)
+
         liked: list[Placed] = []
         later: list[Iterator[tuple[float, np.ndarray]]] = []
         found: tuple[float, np.ndarray] | None = None
@@ -353,8 +371,13 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
             if attempt(None if swept is None else swept[1] / scale, cfg.second_opinion_separation, (factor, work)):
                 return True
             # The grids the stages placed but never answered with (a cloth's lattice outranked the board's).
-            if any(attempt(quad / scale, bar, (factor, work)) for runner in later for _, quad in runner):
-                return True
+            for k, runner in enumerate(later):  # the runners-up, then the ended grids (costly: ~0.1 s)
+                if k and settled():
+                    return False
+                if any(attempt(quad / scale, bar, (factor, work)) for _, quad in runner):
+                    return True
+        if settled():
+            return False
         second = next(coarse_answers(work, cfg, normalised=True), None)
         return attempt(
             None if second is None else second[1] / scale, cfg.second_opinion_separation, (factor, work), again
