@@ -244,6 +244,15 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: (``--lower-only 1``): sixth 3 false reports fewer, no pawn lost, but third and fifth -1 pawn
 #: each. A pawn's top seen from above and a round print are the same small disc; the rest of
 #: the patch is the edition's artwork. Not kept, not in the reader.
+#: The camera's full resolution for doubtful blobs (p27; the cues and their measuring tool are
+#: kept on branch ``p27``, 926759e-1731dec): the original frame cut at 3x the rectified scale
+#: round 1340 doubtful blobs (0.2-0.97) of six renderers. Our frames hold only 82-111 px a tile
+#: (1.7-2.3x the view), and every cue measured the same at 1x: outline sharpness, highlight size,
+#: inner detail and the body's side below its top flip direction between renderers. Only the
+#: cast-shadow fringe per sector against that sector's own background (its asymmetry, and its
+#: excess on the side the frame's sure pawns cast to) kept its direction on all six; fitted on
+#: five and judged on the sixth it adds -.001 to +.037 AUC (sixth .788 -> .800), computable at
+#: 48 px: the one lead left for the pawn features.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
