@@ -20,9 +20,9 @@ the focal length undetermined; the nadir then is the image centre, which is
 where it is in such a view.
 
 How far off the nadir may be (:func:`nadir_spread`): the corners' small error moves it by
-tenths of a tile in an oblique view and by tiles in a steep one. Not used by the reader
-(p28: widening the lean's direction by it raised prints with the pawns; see the note in
-:mod:`vision.pawn_features`); for a stage that needs the nadir's uncertainty per frame.
+tenths of a tile in an oblique view and by tiles in a steep one. A slender blob's lean is
+measured within it (:func:`vision.pawn_features._within_cone`); every blob's was tried and
+raised prints with the pawns (the note in :mod:`vision.pawn_features`).
 """
 
 from __future__ import annotations
