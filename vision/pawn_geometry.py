@@ -18,6 +18,11 @@ camera's position is then ``-R^T t``. Whatever the edition: only the board's
 corners and the photo's size are used. A view straight down (or nearly) leaves
 the focal length undetermined; the nadir then is the image centre, which is
 where it is in such a view.
+
+How far off the nadir may be (:func:`nadir_spread`): the corners' small error moves it by
+tenths of a tile in an oblique view and by tiles in a steep one. A slender blob's lean is
+measured within it (:func:`vision.pawn_features._within_cone`); every blob's was tried and
+raised prints with the pawns (the note in :mod:`vision.pawn_features`).
 """
 
 from __future__ import annotations
@@ -79,6 +84,72 @@ def nadir(rect: Rectified, fallback: np.ndarray) -> np.ndarray:
     if pose is None:
         return fallback
     return np.array(pose[:2], dtype=np.float64)
+
+
+#: How far (tiles) the board's corners are typically off, in the rectified view (located
+#: corners against the label's: ~1 px, 0.02 tile): the nadir's uncertainty is how far it
+#: moves when the corners move this much (:func:`nadir_spread`).
+CORNER_ERROR = 0.02
+
+#: The nadir's uncertainty is capped at this many board widths (a view straight down: the
+#: nadir is anywhere under the board, and every direction is within the cone).
+MAX_SPREAD_BOARDS = 1.0
+
+#: The least spread (tiles) of a view whose nadir is undetermined (:func:`nadir_spread`).
+UNDETERMINED_SPREAD = 1.0
+
+#: The last rectified view and its nadir's spread (one frame's blobs all ask).
+_SPREAD_CACHE: list[tuple[Rectified, float]] = []
+
+
+def nadir_spread(rect: Rectified) -> float:
+    """How uncertain the nadir is (rectified pixels): how far it moves when the corners move by their error.
+
+    The focal length (and with it the camera's height and nadir) comes from the board's
+    perspective alone; in a steep view the perspective is slight and a corner's pixel of
+    error moves the nadir by tiles (label vs located corners: a median 0.3-0.6 tile apart,
+    90th percentile up to 4 tiles). Each corner in turn is moved by :data:`CORNER_ERROR`
+    tile outward along the board's diagonal and the nadir found again; the spread is the
+    root of the moves' summed squares (the four corners err at once; where a perturbed view
+    has no nadir its distance from the image centre counts). A view with no nadir (straight
+    down, or nearly) has at least :data:`UNDETERMINED_SPREAD` tiles: the image centre is a
+    guess there (label vs located corners flip between it and a nadir a tile away). At most
+    :data:`MAX_SPREAD_BOARDS` board widths. Computed once per rectified view (~0.2 ms).
+    """
+    if _SPREAD_CACHE and _SPREAD_CACHE[0][0] is rect:
+        return _SPREAD_CACHE[0][1]
+    value = _spread(rect)
+    _SPREAD_CACHE[:] = [(rect, value)]
+    return value
+
+
+def _spread(rect: Rectified) -> float:
+    """:func:`nadir_spread`, uncached."""
+    cap = MAX_SPREAD_BOARDS * rect.size
+    if rect.image_shape is None:
+        return cap
+    height, width = rect.image_shape
+    centre_image = np.array([[[width / 2.0, height / 2.0]]], dtype=np.float64)
+    centre = cv2.perspectiveTransform(centre_image, rect.homography)[0, 0]
+    base = nadir(rect, centre)
+    m = rect.margin_px
+    far = rect.size - m
+    square = np.array([[m, m], [far, m], [far, far], [m, far]], dtype=np.float32)
+    step = CORNER_ERROR * rect.tile_px / math.sqrt(2.0)
+    outward = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=np.float32) * step
+    total = 0.0
+    for k in range(4):
+        moved = square.copy()
+        moved[k] += outward[k]
+        # The view whose corners (as seen) are off by one corner's error: rectified -> moved.
+        shift = cv2.getPerspectiveTransform(square, moved).astype(np.float64)
+        other = Rectified(rect.image, rect.tile_px, m, shift @ rect.homography, rect.corners, rect.image_shape)
+        seen = nadir(other, cv2.perspectiveTransform(centre_image, other.homography)[0, 0])
+        back = np.linalg.solve(shift, np.append(seen, 1.0))  # in this view's rectified pixels
+        moved_nadir = back[:2] / back[2]
+        total += float(np.sum((moved_nadir - base) ** 2))
+    floor = UNDETERMINED_SPREAD * rect.tile_px if camera_position(rect) is None else 0.0
+    return min(max(math.sqrt(total), floor), cap)
 
 
 def lean_point(rect: Rectified, camera: Iterable[float] | None, from_nadir: bool = True) -> np.ndarray:
