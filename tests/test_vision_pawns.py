@@ -12,15 +12,14 @@ import pytest
 
 from companion.board import Color, Tile, random_setup
 from companion.observation import TileReading
+from vision.order_stats import median, percentiles
 from vision.pawn_candidates import _light_reference
+from vision.pawn_features import group_medians
 from vision.pawn_light import light_map, relit
 from vision.pawns import (
     FEATURES,
     ColourModel,
     PawnConfig,
-    _group_medians,
-    _median,
-    _percentiles,
     candidates,
     confidence,
     erase,
@@ -168,8 +167,8 @@ def test_fast_percentiles_and_median_equal_numpys_bit_for_bit() -> None:
         n = int(rng.integers(1, 200))
         values = rng.integers(0, 256, n).astype(np.float64) if trial % 2 else rng.normal(0.0, 40.0, n)
         for percents in ((5, 95), (10, 90), (95,), (0, 50, 100)):
-            assert _percentiles(values, percents) == [float(q) for q in np.percentile(values, list(percents))]
-        assert _median(values) == float(np.median(values))
+            assert percentiles(values, percents) == [float(q) for q in np.percentile(values, list(percents))]
+        assert median(values) == float(np.median(values))
 
 
 def _group_medians_lexsort(values: np.ndarray, groups: np.ndarray) -> list[float]:
@@ -189,10 +188,10 @@ def test_sector_medians_of_8_bit_values_equal_the_general_path() -> None:
         values = rng.integers(0, 256, n).astype(np.uint8)
         groups = rng.integers(0, 8, n)
         expected = [float(np.median(values[groups == g])) for g in range(8) if np.any(groups == g)]
-        assert _group_medians(values, groups, 8) == expected
-        assert _group_medians(values.astype(np.float64), groups, 8) == expected
+        assert group_medians(values, groups, 8) == expected
+        assert group_medians(values.astype(np.float64), groups, 8) == expected
         relit = (values / rng.uniform(0.15, 4.0, n)).astype(np.float32)  # the relit brightness path
-        assert _group_medians(relit, groups, 8) == _group_medians_lexsort(relit, groups)
+        assert group_medians(relit, groups, 8) == _group_medians_lexsort(relit, groups)
 
 
 def test_a_print_under_a_shadow_edge_is_judged_against_the_boards_light() -> None:

@@ -166,8 +166,9 @@ import numpy as np
 from companion.board import SIZE, Color
 from companion.observation import TileReading
 from vision.occlusion import shade_invariant
+from vision.order_stats import median
 from vision.pawn_colour import ColourModel, hue_only
-from vision.pawn_features import Material, features, median
+from vision.pawn_features import Material, features
 from vision.pawn_geometry import lean_point
 from vision.pawn_light import light_map, neutral, relit
 from vision.pawn_model import PawnConfig

@@ -15,13 +15,13 @@ general machinery costs several times the work on arrays this small.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from vision.order_stats import median, percentiles
 from vision.pawn_geometry import nadir_spread
 from vision.rectify import Rectified
 
@@ -546,41 +546,3 @@ def _medians_by_group(values: np.ndarray, groups: np.ndarray, count: int) -> tup
         ordered = values[np.lexsort((values, groups))]
         a, b = ordered[lo], ordered[hi]
     return present.tolist(), [float(pair) / 2.0 for pair in (a + b).tolist()]
-
-
-def percentiles(values: np.ndarray, percents: Sequence[float]) -> list[float]:
-    """``np.percentile(values, percents)`` (linear method) bit for bit, for a small 1-D float64 array.
-
-    One partition and plain float arithmetic: the features take ~10 percentiles and
-    medians per blob, and ``np.percentile``'s general machinery costs several times
-    the work itself on arrays this small. The index and interpolation formulas are
-    numpy's (``(n - 1) * q`` and its two-sided lerp), so the numbers are identical.
-    """
-    n = len(values)
-    if n == 0:
-        return [float(v) for v in np.percentile(values, list(percents))]
-    positions = [(n - 1) * (p / 100) for p in percents]
-    lows = [min(math.floor(x), n - 1) for x in positions]
-    highs = [min(lo + 1, n - 1) for lo in lows]
-    # A blob's few hundred values sort faster than a multi-pivot partition runs.
-    ordered = np.sort(values) if n <= 1000 else np.partition(values, sorted(set(lows) | set(highs)))
-    out = []
-    for x, lo, hi in zip(positions, lows, highs, strict=True):
-        a, b = float(ordered[lo]), float(ordered[hi])
-        if x >= n - 1:
-            out.append(b)
-            continue
-        gamma = x - lo
-        diff = b - a
-        out.append(b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma)
-    return out
-
-
-def median(values: np.ndarray) -> float:
-    """``np.median`` of a non-empty 1-D float64 array, bit for bit (the mean of the middle one or two)."""
-    n = len(values)
-    half = n // 2
-    if n % 2:
-        return float(np.partition(values, half)[half])
-    ordered = np.partition(values, (half - 1, half))
-    return (float(ordered[half - 1]) + float(ordered[half])) / 2.0

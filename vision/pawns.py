@@ -103,7 +103,7 @@ from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
-from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS, group_medians, median, percentiles
+from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 from vision.pawn_geometry import TOUCH_GAP, hidden_bases, lean_point, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.rectify import Rectified
@@ -113,9 +113,6 @@ SIZE_DEVIATION = FEATURES.index("size_deviation")
 
 #: The board-level terms that say nothing for a blob piled against another colour's pawn (:func:`_hidden_sizes`).
 _PILE_TERMS = (SIZE_DEVIATION, LIT_CONSENSUS, DARK_CONSENSUS)
-
-# Kept under their former private names for the tests written against the single module.
-_group_medians, _median, _percentiles = group_medians, median, percentiles
 
 __all__ = [
     "FEATURES", "HUE_RANGES", "PAWN_MODEL", "Candidate", "ColourModel", "PawnConfig", "PawnDetection", "PawnModel",
