@@ -14,7 +14,7 @@ from companion.board import random_setup
 from tests.support.board_objects import lay_object
 from vision.occlusion import OcclusionConfig, Signals, _marked_group, decide, lattice_foreign, seamless_corners
 from vision.occlusion_flat import CELLS, _blown_surface, _glare_cells, _keeps_seams, _relative_strength, flat_groups
-from vision.occlusion_lattice import light_seams
+from vision.occlusion_lattice import lattice_structure, least_clipped_seams, light_seams
 from vision.reader import BoardReader
 from vision.rectify import Rectified
 from vision.render import render_photo
@@ -220,6 +220,46 @@ def test_a_small_coloured_glare_with_an_outline_keeps_the_seams_a_white_card_doe
     card = dataclasses.replace(rect, image=rect.image.copy())
     card.image[m + 2 * t : m + 4 * t, m + 2 * t : m + 4 * t] = 255
     assert flat_groups(card, {(3, 3)}, nothing)[0] >= cfg.min_flat_cells
+
+
+def test_a_yellow_glare_keeps_the_seams_in_its_unclipped_channel_a_pale_surface_in_it_does_not() -> None:
+    """A yellow lamp's glare clips red and green over four tiles (as on final8 fi_day 0015); blue, a tenth of the
+    grey, still shows the tiles' seams at the blown-out corners: light added. A pale surface in the same light
+    (defocused or skin-coloured) is as smooth in blue: still a surface."""
+    rect = _clean_rect(41, "classic", "day")
+    nothing = np.zeros((8, 8), bool)
+    measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
+    t, m = rect.tile_px, rect.margin_px
+    cfg = OcclusionConfig()
+    yy, xx = np.mgrid[0 : rect.image.shape[0], 0 : rect.image.shape[1]].astype(np.float32)
+    centre = m + 3 * t
+    light = 400.0 * np.exp(-((yy - centre) ** 2 + (xx - centre) ** 2) / (2 * float(t) ** 2))
+    yellow = light[..., None] * np.array([0.1, 1.0, 1.0], np.float32)
+    glare = dataclasses.replace(rect, image=np.clip(rect.image.astype(np.float32) + yellow, 0, 255).astype(np.uint8))
+    blown = lattice_structure(glare)[1] > 0.5
+    assert blown[3, 3] and light_seams(glare)[3, 3] < cfg.lit_lost  # the grey lost them under the core
+    assert least_clipped_seams(glare)[3, 3] >= cfg.seam_keep  # blue kept them
+    assert least_clipped_seams(glare)[blown].min() >= cfg.lit_lost
+    assert flat_groups(glare, set(), nothing, seamless=measured)[0] < cfg.min_flat_cells
+    inner = slice(m + 3 * t // 2, m + 9 * t // 2)
+    pale = dataclasses.replace(glare, image=glare.image.copy())
+    pale.image[inner, inner] = cv2.GaussianBlur(glare.image, (0, 0), 0.5 * t)[inner, inner]
+    skin = rect.image.astype(np.float32)
+    skin[inner, inner] = np.array([150, 180, 230], np.float32)
+    lit_skin = dataclasses.replace(rect, image=np.clip(skin + yellow, 0, 255).astype(np.uint8))
+    for surface in (pale, lit_skin):
+        assert flat_groups(surface, set(), nothing, seamless=measured)[0] >= cfg.min_flat_cells
+
+
+def test_the_upper_seam_bound_is_read_where_it_is_given() -> None:
+    """A dim channel's seams relative to its own median can pass ``edge`` under a glare: the rim is read on grey."""
+    cells = np.array([[5, 5], [5, 6], [6, 5], [6, 6]])
+    seams, grey = np.ones((8, 8)), np.ones((8, 8))
+    seams[3, 3] = 5.0
+    assert not _keeps_seams(cells, seams, edge=3.0)
+    assert _keeps_seams(cells, seams, edge=3.0, edges=grey)
+    grey[3, 3] = 4.0  # a card's rim in grey
+    assert not _keeps_seams(cells, seams, edge=3.0, edges=grey)
 
 
 def test_a_blown_out_corner_is_not_held_to_the_lower_seam_bound() -> None:

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from companion.board import SIZE, Square
-from vision.occlusion_lattice import _LOG_GREY, lattice_structure, light_seams, white_share
+from vision.occlusion_lattice import _LOG_GREY, lattice_structure, least_clipped_seams, light_seams, white_share
 from vision.rectify import Rectified
 
 #: Cells per tile side: half tiles, each holding one tile corner and one corner of the centre.
@@ -208,6 +208,15 @@ def _glare_kept(rect: Rectified, foreign: np.ndarray, clip_level: float, edge: f
     hands, clean): with the seams test alone 9 cards were missed, the edge bound took that to 1 (fi_day
     0004, white clipped), the white check to 0; without the blown-out corners' median a hand (o11 si_occ
     0012) was missed.
+
+    The blown-out corners are measured in their least clipped channel
+    (:func:`vision.occlusion_lattice.least_clipped_seams`), the rim bound on grey as before: a yellow
+    glare over a clean fifth-renderer board (spent final8 fi_day 0015) clipped red and green at six of
+    its group's seven corners, and in grey (blue a tenth of it) they measured a median of 0.57 of the
+    board's median point, "something lying on the board (14 half tiles)"; in blue, which it left
+    unclipped, 0.98 (group median 1.0). Light added keeps the seams in every channel it leaves; the
+    hands whose groups reach this test stay surfaces as before: blown corners at 0.15-0.50 in that
+    channel (medians) with their other corners lost, or a rim over ``edge`` in grey (o15 fi_occ 0019).
     """
     if _lies_on({(int(a) // CELLS, int(b) // CELLS) for a, b in cells}, set(), foreign):
         return False
@@ -215,7 +224,9 @@ def _glare_kept(rect: Rectified, foreign: np.ndarray, clip_level: float, edge: f
     if (white_share(rect, clip_level=clip_level)[points] > 0.5).any():
         return False
     blown = lattice_structure(rect, clip_level=clip_level)[1] > 0.5
-    return _keeps_seams(cells, light_seams(rect), blown=blown, edge=edge)
+    grey = light_seams(rect)
+    seams = np.where(blown, least_clipped_seams(rect, clip_level=clip_level), grey) if blown[points].any() else grey
+    return _keeps_seams(cells, seams, blown=blown, edge=edge, edges=grey)
 
 
 def _ring(group: np.ndarray, pawns: np.ndarray) -> np.ndarray:
@@ -231,13 +242,16 @@ def _keeps_seams(
     lost: float = 0.5,
     blown: np.ndarray | None = None,
     edge: float = np.inf,
+    edges: np.ndarray | None = None,
 ) -> bool:
     """Do the tile corners of a group of flat cells (``cells``: their 14x14 indices) keep their seams in linear
     light as light added does (``seams``: 8x8, :func:`vision.occlusion_lattice.light_seams`): their median at
     least ``keep`` of the board's median point and none under ``lost``? ``blown`` (8x8, over half clipped): such
     points are held to ``lost`` as a group (their median), not each (light took some of their seams, see
     :func:`_glare_kept`): a channel left unclipped still shows the seams, a white card blown out shows none.
-    None over ``edge`` either (given for blown-out groups): light added has no edge of its own.
+    None over ``edge`` either (given for blown-out groups): light added has no edge of its own. ``edges``
+    (8x8, default ``seams``): where that upper bound is read, when ``seams`` holds another measure (a
+    channel's own, :func:`_glare_kept`: relative to a dim channel's median a glare's seams can pass 3).
 
     Each half-tile cell holds one tile corner. A lamp's glare adds light: the log grey of the
     tiles under it goes flat, while in linear light the tiles' edges and the gaps between them
@@ -258,7 +272,8 @@ def _keeps_seams(
     clipped = np.array([blown is not None and bool(blown[p]) for p in points])
     if clipped.any() and float(np.median(values[clipped])) < lost:
         return False  # blown out in every channel: as flat in linear light as a white surface
-    held = bool((values[~clipped] >= lost).all()) and float(values.max()) <= edge
+    rims = values if edges is None else np.array([edges[p] for p in points])
+    held = bool((values[~clipped] >= lost).all()) and float(rims.max()) <= edge
     return float(np.median(values)) >= keep and held
 
 

@@ -254,7 +254,41 @@ def light_seams(rect: Rectified, reach: float = 0.15, fine: float = 1.0, coarse:
     """
     t, m = rect.tile_px, rect.margin_px
     lo, hi = m - 1, m + SIZE * t + 1
-    light = cv2.LUT(cv2.cvtColor(rect.image[lo:hi, lo:hi], cv2.COLOR_BGR2GRAY), _LINEAR_GREY)
+    return _linear_seams(cv2.cvtColor(rect.image[lo:hi, lo:hi], cv2.COLOR_BGR2GRAY), t, reach, fine, coarse)
+
+
+def least_clipped_seams(
+    rect: Rectified, reach: float = 0.15, clip_level: float = 252.0, fine: float = 1.0, coarse: float = 4.0
+) -> np.ndarray:
+    """8x8 seam strength in linear light as :func:`light_seams` measures it, but each point in its least clipped
+    channel (the one with the smallest share of its patch at ``clip_level`` or more; each channel relative to its
+    own median point of its kind).
+
+    The grey :func:`light_seams` reads mixes the channels, so where a coloured lamp's glare clips two of
+    them the seams left in the third count for a tenth of the grey (blue's weight): a yellow glare over a
+    clean fifth-renderer board (spent final8 fi_day 0015: red and green 0.6-0.8 clipped at two tile
+    corners, blue 0.1) measured its blown-out corners at 0.31-0.62 of the median point and read
+    "something lying on the board (14 half tiles)". Light added keeps the seams in every channel it
+    did not clip; a surface (a pale hand whose skin clips red) is as smooth in the others.
+    """
+    t, m = rect.tile_px, rect.margin_px
+    image = rect.image[m - 1 : m + SIZE * t + 1, m - 1 : m + SIZE * t + 1]
+    y0, y1 = _patch_bounds(t, reach)
+    y0, y1 = y0 + 1, y1 + 1  # in the crop
+    area = (y1 - y0)[:, None] * (y1 - y0)[None, :]
+    out = np.zeros((SIZE + 1, SIZE + 1), dtype=np.float64)
+    least = np.full(out.shape, np.inf)
+    for channel in cv2.split(image):
+        share = _box_sums(cv2.integral((channel >= clip_level).astype(np.uint8)), y0, y1) / area
+        take = share < least
+        out[take] = _linear_seams(channel, t, reach, fine, coarse)[take]
+        least[take] = share[take]
+    return out
+
+
+def _linear_seams(grey: np.ndarray, t: int, reach: float, fine: float, coarse: float) -> np.ndarray:
+    """8x8 band-passed linear-light gradient of one grey image (the tile area and a 1-pixel rim), by kind."""
+    light = cv2.LUT(grey, _LINEAR_GREY)
     band = cv2.GaussianBlur(light, (0, 0), fine) - cv2.GaussianBlur(light, (0, 0), coarse)
     grad = np.abs(cv2.Sobel(band, cv2.CV_32F, 1, 0, ksize=3))
     grad += np.abs(cv2.Sobel(band, cv2.CV_32F, 0, 1, ksize=3))
