@@ -161,6 +161,14 @@ class LocateConfig:
       tiles are judged once more with the shadow-invariant chroma features added
       (:func:`vision.locate_refine.shade_free_separation`), against the same bar. A shadow band
       or a low-contrast edition dims the lightness differences the plain features rely on.
+    * ``half_phase``: when even the finer look is refuted and the refined grids do not agree
+      (:func:`_converged`), the first answer's refined grid is tried again shifted half a tile
+      along both board axes (four ways), each refined and judged by ``second_opinion_separation``.
+      A coarse grid about half a tile off on both axes is a second attractor of the corridor-arm
+      fit (final8 ho_day 0037: a foreshortened board under a shadow band on a striped cloth, the
+      first answer 0.85 tile off refined to 0.83 at separation 0.68; shifted by (-0.5, -0.5) it
+      refines to 0.03 tile, separation 6.7; the other shifts stay under 1.1). Only refused
+      frames pay (four refinements); found frames take the same path.
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
@@ -216,6 +224,7 @@ class LocateConfig:
     second_opinion_separation: float = 2.2
     finer_look: bool = True
     shade_free_judge: bool = True
+    half_phase: bool = True
     min_legal: float = 0.5
     max_corner_side: float = 0.5
     min_bend: float = 0.05
@@ -321,6 +330,7 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
     tried: list[np.ndarray] = []
     shapely: list[np.ndarray] = []  # refined grids that read as a board's but for their separation
     best: Refined | None = None
+    first: list[Refined] = []  # the first refined grid (the search's first answer)
 
     def attempt(quad: np.ndarray | None, bar: float, reduced: tuple[int, np.ndarray], again: bool = True) -> bool:
         """Refine a coarse grid (photo pixels); True once one clears ``bar`` and reads as a board (it is then
@@ -331,6 +341,8 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
             return False
         tried.append(quad)
         refined = refine_corners(bgr, order_corners(quad), cfg, reduced)
+        if not first:
+            first.append(refined)
         shaped = refined.legal >= cfg.min_legal and refined.corner_side < cfg.max_corner_side
         board = shaped and refined.separation >= bar
         if shaped:
@@ -393,6 +405,10 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
         # grain of a wooden table taking the lattice estimate's first pitches, a tilted board's
         # far rows - where the finer copy's lattices place it (see LocateConfig.finer_look).
         proven = search(block_average(bgr, factor - 1), factor - 1, cfg.second_opinion_separation, again=False)
+    if not proven and cfg.fallbacks and cfg.half_phase and first and not _converged(shapely):
+        # The arm fit's other attractor: half a tile off along both axes (see LocateConfig.half_phase).
+        reduced = (factor, work)
+        proven = any(attempt(q, cfg.second_opinion_separation, reduced) for q in _half_shifted(first[0].corners))
     if not proven and cfg.fallbacks and cfg.shade_free_judge and best is not None and _shaped(best, cfg):
         # Refused by its separation alone: judged once more with shadow-invariant chroma (see
         # LocateConfig.shade_free_judge). Only refused frames pay (one view of the best grid).
@@ -428,6 +444,17 @@ def _converged(grids: list[np.ndarray]) -> bool:
         for i in range(len(grids))
         for j in range(i + 1, len(grids))
     )
+
+
+def _half_shifted(corners: np.ndarray) -> Iterator[np.ndarray]:
+    """The grid of ``corners`` (photo pixels) shifted half a tile along both board axes, four ways
+    (through its homography, so a foreshortened grid shifts by its own local pitch)."""
+    from vision.rectify import quad_homography
+
+    board = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
+    to_image = quad_homography(board, order_corners(np.asarray(corners, dtype=np.float64)))
+    for dx, dy in ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)):
+        yield cv2.perspectiveTransform((board + np.array([dx, dy])).reshape(1, -1, 2), to_image)[0]
 
 
 def _pitch(quad: np.ndarray) -> float:
