@@ -258,6 +258,18 @@ def test_at_night_corners_from_the_edge_count_only_around_an_unclear_tile() -> N
     assert decide(Signals(0, reach, 0.95, 1, lattice_from_edge=reach, lattice_unclear=reach - 1), "night", cfg) is None
 
 
+def test_by_day_a_smaller_darker_cluster_at_an_unclear_tile_decides() -> None:
+    cfg = OcclusionConfig()
+    few = cfg.min_day_lattice_unclear
+    assert few <= cfg.max_lattice_cluster
+    hand = Signals(0, few, 0.95, 1, lattice_from_edge=few, lattice_unclear=few)
+    assert "unclear edge tile" in (decide(hand, "day", cfg) or "")
+    assert decide(hand, "night", cfg) is None  # at night the cluster needs more than max_lattice_cluster
+    pawn = Signals(0, few - 1, 0.95, 1, lattice_from_edge=few - 1, lattice_unclear=few - 1)
+    assert decide(pawn, "day", cfg) is None
+    assert decide(Signals(0, few, 0.95, 1, lattice_from_edge=few), "day", cfg) is None  # no unclear tile there
+
+
 def _wall_lattice(colour: tuple[int, int, int]) -> Rectified:
     """A rectified view of plain wall colour (every tile corner alike) with some texture."""
     t, m = 48, 36

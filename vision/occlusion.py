@@ -300,7 +300,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     Day and night share the fixed tiles, the grid quality and an arm crossing the
     frame beside a disturbed edge tile. By day a group of unclear tiles needs
     something at the edge too, and a long frame-band run or foreign tile corners
-    reaching in from the edge decide alone; at night unclear tiles count on their
+    reaching in from the edge decide alone (from ``min_day_lattice_unclear`` when they
+    hold an unclear tile's corner and are darker than the board's); at night unclear tiles count on their
     own, the lone band run stays out (clean nights make runs of 4) and foreign
     corners from the edge count only around an unclear tile (clean nights make
     clusters of 5 from the edge, their tiles all readable). Day or night, a flat
@@ -330,6 +331,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"hand or object over the board's frame ({sig.band_alone} frame segments hidden)"
     if (sig.lattice_unclear if night else sig.lattice_from_edge) > cfg.max_lattice_cluster:
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
+    if not night and sig.lattice_unclear >= cfg.min_day_lattice_unclear:
+        return f"hand or object over an unclear edge tile ({sig.lattice_unclear} darker tile corners from its edge)"
     if sig.flat_cells >= cfg.min_flat_cells:
         return f"something lying on the board ({sig.flat_cells} half tiles without the tiles' structure)"
     if sig.dark_flat >= cfg.min_dark_flat_cells:

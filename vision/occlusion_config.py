@@ -81,6 +81,13 @@ class OcclusionConfig:
     every hand's cluster of 3+ around an unclear tile was darker but one, caught by
     the band run anyway, and the two clean nights' clusters around an unclear tile,
     in the middle, were 1.3-1.5x brighter).
+    By day that darker cluster at an unclear tile decides from ``min_day_lattice_unclear``
+    corners (more than an unreported pawn's two, leaning over an edge tile): the unclear
+    tile and the foreign corners are two signals agreeing where the bare cluster needs
+    more than ``max_lattice_cluster``. Spent final8 ho_occ 0006, a pale hand over the
+    right edge of a pale board, its skin the brown frame's hue (the shade-free band sees
+    nothing): one tile unclear (0.27) under a darker cluster of 3. On 2,424 clean cached
+    day frames of six renderers no foreign cluster from the edge touched an unclear tile.
     ``max_fixed_mismatch``: fixed tiles (not under a pawn) read wrong before the
     frame is called unreadable.
     Day and night, a group of at least ``min_flat_cells`` half-tile cells whose
@@ -236,6 +243,7 @@ class OcclusionConfig:
     lit_lost: float = 0.5
     lit_edge: float = 3.0
     min_bridged_seen: int = 3
+    min_day_lattice_unclear: int = 3
     spill_cos: float = 0.7
     spill_share: float = 0.25
     spill_mix: float = 0.5
