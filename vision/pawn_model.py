@@ -17,7 +17,7 @@ import numpy as np
 from companion.board import Color
 from vision.pawn_colour import HUE_RANGES
 from vision.pawn_consensus import with_consensus
-from vision.pawn_features import DARK, DARK_CONSENSUS, FEATURES, FRINGE_C, FRINGE_C_MAX, FRINGE_X, LIT_CONSENSUS
+from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 
 
 @dataclass(frozen=True)
@@ -253,22 +253,22 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: excess on the side the frame's sure pawns cast to) kept its direction on all six; fitted on
 #: five and judged on the sixth it adds -.001 to +.037 AUC (sixth .788 -> .800), computable at
 #: 48 px: the one lead left for the pawn features.
-#: Built in (p29): ``pawn_features.fringe`` measures the fringe per sector in the 48 px view
-#: for every blob not given up early (its asymmetry ``fringe_asym`` and the widths' first
-#: harmonic); :func:`with_fringe_c` projects the harmonic on the board's cast-shadow side (the
-#: mean unit dark side of the blobs sure at :data:`SHADOW_SURE` on their own evidence; 0 when
-#: they disagree or there are none), clipped to +-0.4. Added as a fixed straight term of slope
-#: :data:`FRINGE_C_WEIGHT`, the rest as fitted (no refit: the fit's 640 boards were not at hand
-#: in the time). Label corners, decisions of blobs at p >= 0.5 on dev ho/tr/th/fo, lead f5, r6
-#: day, spent final6 ho/fo/fi/si day: weight 1.0 fi +1 pawn, ho -1 false, si -4 false, the rest
-#: the same (0.5 si -2 false; 1.5-3.0 alike); fitted leave-one-renderer-out on top of it the
-#: weight wants +0.04 (sixth) to +0.49 more, never less. ``fringe_asym`` gets no weight: at any
-#: fixed weight and centre it adds held-out false reports (0.5 at 0.25: ho +4; at 0.3 ho +2,
-#: sixth -1 pawn -3 false), and fitted with ``fringe_c`` on five its LORO AUC moved tr -.014.
+#: Built and measured (p29; the code is commit a783ed2, reverted): ``fringe`` per blob not given
+#: up early in the 48 px view (p27's per-sector widths, 6 px window; the asymmetry and the
+#: widths' first harmonic), ``fringe_c`` = that harmonic toward the board's cast-shadow side (the
+#: mean unit dark side of blobs sure at 0.97 on their own evidence; 0 when they disagree),
+#: clipped to +-0.4, as a fixed straight board-level term (no refit: the fit's 640 boards were
+#: not at hand in the time). Blob decisions on label corners (dev ho/tr/th/fo, lead f5, r6 day,
+#: spent final6 ho/fo/fi/si day): slope 1.0 fi +1 pawn, ho -1 and sixth -4 false, the rest the
+#: same; fitted leave-one-renderer-out on top of 1.0 the slope wants +0.04 (sixth) to +0.49.
+#: ``fringe_asym`` at any fixed slope and centre adds held-out false reports (0.5 at 0.25: ho
+#: +4), and fitted with ``fringe_c`` its LORO AUC moved tr -.014. In the reader (vision-test,
+#: main ded16a3, 27 day sets: dev, lead f5, r6, spent final6/7/8 of all six renderers; nights
+#: dev ho, final8 si/fi unchanged) slope 1.0: dev th +1 board, final8 fi +1, final7 fi -1 pawn,
+#: final8 tr +1 false report (team -1 board); slope 0.5: final8 fi +1, final7 fi -1, the rest
+#: the same. The sixth never moved. A wash, at ~0.27 ms per described blob: not kept.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
-#: ``fringe_c`` (p29), added to the fit as fixed, the rest as fitted: see the note below.
-FRINGE_C_WEIGHT = 1.0
 PAWN_MODEL = PawnModel.from_terms(
     {
         "log_area_small": ((-0.2608, 0.0), (1.455, 1.31, 0.0)),
@@ -290,7 +290,6 @@ PAWN_MODEL = PawnModel.from_terms(
         "thickness": ((0.1458, 0.2039), (10.18, 0.0, 0.0)),
         "lit_consensus": ((0.0,), (1.075, 1.018)),
         "dark_consensus": ((0.0,), (0.9465, 0.1767)),
-        "fringe_c": ((), (FRINGE_C_WEIGHT,)),
     },
     bias=-17.67 - CENTRED_PENALTY * CENTRED_WITHIN,
 )
@@ -298,9 +297,7 @@ PAWN_MODEL = PawnModel.from_terms(
 _LOG_AREA = FEATURES.index("log_area")
 _SIZE = FEATURES.index("size_deviation")
 #: The board-level terms: left out when deciding which blobs are sure pawns.
-_BOARD = (_SIZE, LIT_CONSENSUS, DARK_CONSENSUS, FRINGE_C)
-#: Blobs at least this sure (board-level terms left out) give the board's cast-shadow side.
-SHADOW_SURE = 0.97
+_BOARD = (_SIZE, LIT_CONSENSUS, DARK_CONSENSUS)
 #: Blobs at least this sure without the size term make the set's size (need two of them);
 #: a log-area deviation up to ``SET_TOLERANCE`` costs nothing (a pawn partly hidden or
 #: leaning varies that much). Tried on the fit's 320 boards: sure 0.6-0.97 and tolerance
@@ -413,42 +410,13 @@ def set_size_deviation(
     return [min(max(abs(float(row[_LOG_AREA]) - ref) - SET_TOLERANCE, 0.0), 2.0) for row in rows]
 
 
-def board_shadow(rows: Sequence[Sequence[float]], sure: Sequence[bool]) -> tuple[float, float] | None:
-    """The board's cast-shadow side: the mean unit dark side of its sure blobs, if they agree (p27)."""
-    vecs = [(float(r[DARK]), float(r[DARK + 1])) for r, s in zip(rows, sure, strict=True) if s]
-    units = [(x / n, y / n) for x, y in vecs if (n := math.hypot(x, y)) > 1e-6]
-    if not units:
-        return None
-    mx, my = sum(u[0] for u in units) / len(units), sum(u[1] for u in units) / len(units)
-    n = math.hypot(mx, my)
-    return (mx / n, my / n) if n > 0.3 else None
-
-
-def with_fringe_c(rows: Sequence[Sequence[float]], sure: Sequence[bool]) -> list[tuple[float, ...]]:
-    """``rows`` with ``fringe_c`` filled in: each blob's fringe (its first harmonic,
-    :func:`vision.pawn_features.fringe`) toward the board's cast-shadow side; 0 without one.
-
-    A raised body's cast shadow falls where the other pawns' do; a print's dark outline
-    or a drawn shadow does not follow the lamp.
-    """
-    side = board_shadow(rows, sure)
-    out = []
-    for row in rows:
-        c = 0.0
-        if side is not None:
-            c = float(row[FRINGE_X]) * side[0] + float(row[FRINGE_X + 1]) * side[1]
-            c = min(max(c, -FRINGE_C_MAX), FRINGE_C_MAX)
-        out.append((*row[:FRINGE_C], c, *row[FRINGE_C + 1 :]))
-    return out
-
-
-def sure_pawns(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL, level: float = SET_SURE) -> list[bool]:
+def sure_pawns(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL) -> list[bool]:
     """Per blob: is it sure to be a pawn (:data:`SET_SURE`) on its own evidence, the board-level terms left out?
 
     Those terms compare a blob with the sure ones, so a blob's own comparison cannot make
     it sure (and the sure set does not depend on itself).
     """
-    sure_logit = math.log(level / (1 - level))
+    sure_logit = math.log(SET_SURE / (1 - SET_SURE))
     return [model.logit(row) - sum(model.term(i, float(row[i])) for i in _BOARD) >= sure_logit for row in rows]
 
 
@@ -460,13 +428,12 @@ def with_set_size(
     sure = sure_pawns(rows, model)
     devs = set_size_deviation(rows, model, sure)
     out = [(*row[:_SIZE], dev, *row[_SIZE + 1 :]) for row, dev in zip(rows, devs, strict=True)]
-    out = with_fringe_c(out, sure_pawns(rows, model, SHADOW_SURE))
     if colours is None:
         return out
     return with_consensus(out, colours, sure)
 
 
 __all__ = [
-    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "average_models", "board_shadow", "confidence",
-    "set_size_deviation", "sure_pawns", "with_fringe_c", "with_set_size",
+    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "average_models", "confidence", "set_size_deviation",
+    "sure_pawns", "with_set_size",
 ]  # fmt: skip
