@@ -253,6 +253,20 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: excess on the side the frame's sure pawns cast to) kept its direction on all six; fitted on
 #: five and judged on the sixth it adds -.001 to +.037 AUC (sixth .788 -> .800), computable at
 #: 48 px: the one lead left for the pawn features.
+#: Built and measured (p29; the code is commit a783ed2, reverted): ``fringe`` per blob not given
+#: up early in the 48 px view (p27's per-sector widths, 6 px window; the asymmetry and the
+#: widths' first harmonic), ``fringe_c`` = that harmonic toward the board's cast-shadow side (the
+#: mean unit dark side of blobs sure at 0.97 on their own evidence; 0 when they disagree),
+#: clipped to +-0.4, as a fixed straight board-level term (no refit: the fit's 640 boards were
+#: not at hand in the time). Blob decisions on label corners (dev ho/tr/th/fo, lead f5, r6 day,
+#: spent final6 ho/fo/fi/si day): slope 1.0 fi +1 pawn, ho -1 and sixth -4 false, the rest the
+#: same; fitted leave-one-renderer-out on top of 1.0 the slope wants +0.04 (sixth) to +0.49.
+#: ``fringe_asym`` at any fixed slope and centre adds held-out false reports (0.5 at 0.25: ho
+#: +4), and fitted with ``fringe_c`` its LORO AUC moved tr -.014. In the reader (vision-test,
+#: main ded16a3, 27 day sets: dev, lead f5, r6, spent final6/7/8 of all six renderers; nights
+#: dev ho, final8 si/fi unchanged) slope 1.0: dev th +1 board, final8 fi +1, final7 fi -1 pawn,
+#: final8 tr +1 false report (team -1 board); slope 0.5: final8 fi +1, final7 fi -1, the rest
+#: the same. The sixth never moved. A wash, at ~0.27 ms per described blob: not kept.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
