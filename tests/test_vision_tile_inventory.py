@@ -14,7 +14,10 @@ from companion.board import FIXED_TILES, SIZE, Board, Tile
 from tests.test_vision_tile_decode import _board, _evidence, _one_t_too_many
 from vision.reader import BoardReader
 from vision.render import render_photo
-from vision.tile_decode import decode, in_inventory, shape_prior
+from vision.tile_decode import decode, in_inventory, shape_prior, within_inventory
+from vision.tile_features import DEFAULT_CONFIG
+from vision.tile_model import Band
+from vision.tiles import _split_sides
 
 
 def _broken_board(seed: int) -> Board:
@@ -62,3 +65,27 @@ def test_an_unseen_side_that_cannot_fit_the_counts_alone_changes_nothing() -> No
     weak = np.zeros((SIZE, SIZE, 4), dtype=bool)
     weak[r1, c1, 1] = True
     assert (in_inventory(prob, prior, shapes, weak) == shapes).all()
+
+
+def test_within_inventory_tells_a_board_with_a_t_too_many() -> None:
+    _, _, shapes, truth, _ = _one_t_too_many(6)
+    assert within_inventory(truth)
+    assert not within_inventory(shapes)
+
+
+def _band(logit: np.ndarray, weight: float) -> Band:
+    return Band(model=None, logit=logit, weight=np.full(logit.shape, weight))  # type: ignore[arg-type]
+
+
+def test_sides_the_two_bands_read_clearly_but_opposite_are_split() -> None:
+    cfg = DEFAULT_CONFIG
+    usual = np.full((SIZE, SIZE, 4), 4.0)
+    outer = np.full((SIZE, SIZE, 4), 9.0)
+    outer[1, 2, 3] = -9.0  # opposite, both clear: split
+    outer[2, 2, 0] = -1.0  # opposite, but the border band is in doubt: not split
+    usual[3, 3, 1] = -5.0  # opposite the other way round: split too
+    split = _split_sides(_band(usual, 0.9), _band(outer, 0.9), cfg)
+    assert split[1, 2, 3] and split[3, 3, 1] and not split[2, 2, 0]
+    assert split.sum() == 2
+    # A band not typical of either class is no clear reading.
+    assert not _split_sides(_band(usual, 0.9), _band(outer, 0.3), cfg).any()

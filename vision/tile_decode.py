@@ -37,7 +37,7 @@ import numpy as np
 
 from companion.board import EDITIONS, FIXED_TILES, SIZE, Tile, distinct_rotations
 
-__all__ = ["SHAPES", "SHAPE_SIDES", "decode", "in_inventory", "posterior_of", "shape_prior"]
+__all__ = ["SHAPES", "SHAPE_SIDES", "decode", "in_inventory", "posterior_of", "shape_prior", "within_inventory"]
 
 SHAPES = np.array([int(t) for t in Tile])
 #: open/closed of each side (N E S W) for each of the ten shapes, shape (10, 4)
@@ -116,6 +116,12 @@ def _board_counts() -> frozenset[tuple[int, int]]:
                 left[spare] -= 1
                 allowed.add((int(left[2]), int(left[1])))
     return frozenset(allowed)
+
+
+def within_inventory(shapes: np.ndarray) -> bool:
+    """Whether the movable squares of ``shapes`` (7, 7) hold counts of Ts and straights an edition has."""
+    cls = _CLASS[np.argmax(shapes[_MOVABLE][:, None] == SHAPES, axis=1)]
+    return (int((cls == 2).sum()), int((cls == 1).sum())) in _board_counts()
 
 
 def in_inventory(
