@@ -195,6 +195,20 @@ def test_a_blown_out_card_with_an_outline_counts_a_lamps_glare_fading_out_does_n
     assert flat_groups(glare, set(), nothing, seamless=measured)[0] < cfg.min_flat_cells
 
 
+def _lamp(rect: Rectified, peak: float, sigma_tiles: float, tint: tuple[float, float, float]) -> np.ndarray:
+    """The light a lamp adds (float BGR): a Gaussian of ``peak`` at tile (3, 3)'s top-left corner, tinted."""
+    t, m = rect.tile_px, rect.margin_px
+    yy, xx = np.mgrid[0 : rect.image.shape[0], 0 : rect.image.shape[1]].astype(np.float32)
+    centre = m + 3 * t
+    light = peak * np.exp(-((yy - centre) ** 2 + (xx - centre) ** 2) / (2 * (sigma_tiles * t) ** 2))
+    return light[..., None] * np.array(tint, np.float32)
+
+
+def _lit(image: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """``image`` with ``light`` added, clipped as a camera clips."""
+    return np.clip(image.astype(np.float32) + light, 0, 255).astype(np.uint8)
+
+
 def test_a_small_coloured_glare_with_an_outline_keeps_the_seams_a_white_card_does_not() -> None:
     """A cyan lamp's glare clips blue and green over a tile and a half and falls off within a cell (an outline of
     full structure around it, as on final7 ho_day 0037), but the red channel, and so the seams in linear
@@ -204,11 +218,7 @@ def test_a_small_coloured_glare_with_an_outline_keeps_the_seams_a_white_card_doe
     measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
     t, m = rect.tile_px, rect.margin_px
     cfg = OcclusionConfig()
-    yy, xx = np.mgrid[0 : rect.image.shape[0], 0 : rect.image.shape[1]].astype(np.float32)
-    centre = m + 3 * t
-    light = 600.0 * np.exp(-((yy - centre) ** 2 + (xx - centre) ** 2) / (2 * (0.6 * t) ** 2))
-    lit = rect.image.astype(np.float32) + light[..., None] * np.array([1.0, 1.0, 0.2], np.float32)
-    glare = dataclasses.replace(rect, image=np.clip(lit, 0, 255).astype(np.uint8))
+    glare = dataclasses.replace(rect, image=_lit(rect.image, _lamp(rect, 600.0, 0.6, (1.0, 1.0, 0.2))))
     flat = _relative_strength(glare) < cfg.flat_level
     no_pawns = np.zeros_like(flat)  # the outline rule alone calls it a surface:
     assert _blown_surface(flat, _glare_cells(glare, cfg.clip_level), _relative_strength(glare), no_pawns) >= 3
@@ -231,11 +241,8 @@ def test_a_yellow_glare_keeps_the_seams_in_its_unclipped_channel_a_pale_surface_
     measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
     t, m = rect.tile_px, rect.margin_px
     cfg = OcclusionConfig()
-    yy, xx = np.mgrid[0 : rect.image.shape[0], 0 : rect.image.shape[1]].astype(np.float32)
-    centre = m + 3 * t
-    light = 400.0 * np.exp(-((yy - centre) ** 2 + (xx - centre) ** 2) / (2 * float(t) ** 2))
-    yellow = light[..., None] * np.array([0.1, 1.0, 1.0], np.float32)
-    glare = dataclasses.replace(rect, image=np.clip(rect.image.astype(np.float32) + yellow, 0, 255).astype(np.uint8))
+    yellow = _lamp(rect, 400.0, 1.0, (0.1, 1.0, 1.0))
+    glare = dataclasses.replace(rect, image=_lit(rect.image, yellow))
     blown = lattice_structure(glare)[1] > 0.5
     assert blown[3, 3] and light_seams(glare)[3, 3] < cfg.lit_lost  # the grey lost them under the core
     assert least_clipped_seams(glare)[3, 3] >= cfg.seam_keep  # blue kept them
@@ -246,7 +253,7 @@ def test_a_yellow_glare_keeps_the_seams_in_its_unclipped_channel_a_pale_surface_
     pale.image[inner, inner] = cv2.GaussianBlur(glare.image, (0, 0), 0.5 * t)[inner, inner]
     skin = rect.image.astype(np.float32)
     skin[inner, inner] = np.array([150, 180, 230], np.float32)
-    lit_skin = dataclasses.replace(rect, image=np.clip(skin + yellow, 0, 255).astype(np.uint8))
+    lit_skin = dataclasses.replace(rect, image=_lit(skin, yellow))
     for surface in (pale, lit_skin):
         assert flat_groups(surface, set(), nothing, seamless=measured)[0] >= cfg.min_flat_cells
 
