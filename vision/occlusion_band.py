@@ -112,6 +112,8 @@ def _foreign_segments(
     # A lamp's glare on the frame is not an arm (a pale arm may pass for glare: the rules
     # inside the board then have to see it; a false alarm costs a whole frame's reading).
     flags = (residual > threshold) & ~_glare(values, expected, threshold, cfg) & known
+    if not night:
+        flags &= ~_shaded(values, expected, threshold, cfg)
     if lattice is not None and flags.any():
         excused = _spilled(values - expected, flags, lattice[0], lattice[1], cfg) & ~lattice[2]
         if night:
@@ -119,6 +121,21 @@ def _foreign_segments(
             excused |= _mixed_light(values, flags, lattice[0], lattice[1], cfg)
         flags &= ~excused
     return flags
+
+
+def _shaded(values: np.ndarray, expected: np.ndarray, threshold: float, cfg: OcclusionConfig) -> np.ndarray:
+    """Which segments differ from the band's lighting model only as a shadow does: darker, same chromaticity.
+
+    A shadow takes light away from R, G and B alike: the lightness drops and the
+    chromaticity stays put, within the tolerance glare gets on its line (``glare_share``
+    of the foreign threshold). Spent final9 ho_occ 0016, a clean held-out board with a
+    diagonal shadow over its bottom-left corner: three segments at 0.5 of the model's
+    lightness, chromaticity 0.1-0.6 off, threshold 7 ('3 frame segments hidden'). By day
+    only: at night the frame's light is the tiles' glow, which a hand hides.
+    """
+    darker = values[:, 2] < expected[:, 2]
+    off = np.linalg.norm(values[:, :2] - expected[:, :2], axis=1)
+    return darker & (off <= cfg.glare_share * threshold)
 
 
 def _spilled(
