@@ -15,6 +15,17 @@ b*/(L*+16) relative to the tile's corners (:func:`vision.tile_features._shade_fr
 what the locator's last judge uses, :func:`vision.locate_refine.shade_free_separation`):
 a shadow dims a tile's lightness and colour differences evenly, it does not move
 their ratios. What counts is on which side each edge falls, not how sure it is.
+
+Where it does not help (no safe fix found; spent final9, every fixed tile read right):
+ho_day 0014, a low-contrast cream/wood edition under a shadow band and a glare, quality
+0.82, counts 3 fixed tiles with one edge each wrong (walls and corridors differ in
+lightness, not chroma); ho_day 0021, a white glare over the top-left fixed tiles, 0.83,
+counts 5, 4 of them with a corner 0.68-0.92 clipped (a clipped corner has no chroma).
+Leaving blown-out fixed tiles uncounted reads 0021 but loses two pale hands in bright
+light (spent final7 si_occ 0010, th_occ 0001: their clipped corners keep seams in the
+least clipped channel as 0021's do), and judging on all 12 features counts 4-5 on both.
+Six cached occluded frames (q 0.78-0.85, up to 7 unclear tiles) are caught by the
+quality alone with the same signals as these two, so no bound on them is safe either.
 """
 
 from __future__ import annotations

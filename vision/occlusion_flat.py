@@ -99,7 +99,10 @@ def flat_groups(
     :func:`_relative_strength` (at night: the sensor's noise, see the module docstring).
     ``seamless``: called at most once, only when a flat group lies on neither, it gives the 8x8 lattice
     points whose tiles' seams are gone (see :func:`vision.occlusion.signals`): such a point marks a group
-    like a foreign one, and with it the cells are measured even on a board with nothing else to show.
+    like a foreign one, and with it the cells are measured even on a board with nothing else to show. A
+    seamless point that keeps ``seam_keep`` of the board's median seams in linear light (:func:`light_seams`)
+    marks nothing: light added flattens the log grey those points were judged on, a surface hides both
+    (spent final9 si_day 0004, a clean sixth-renderer board: a glare's seamless corner kept 0.94-1.5).
 
     A group is a lamp's glare, not a surface, when no tile corner on its tiles is foreign, it fades
     out (:func:`_fading`) and its tile corners keep their seams in linear light (their median at least
@@ -138,7 +141,9 @@ def flat_groups(
             continue
         squares = {(int(a) // CELLS, int(b) // CELLS) for a, b in cells}
         if not _lies_on(squares, unclear, marks) and seamless is not None and bare is None:
-            bare = seamless()
+            # A seamless point lost its seams in log grey; one that keeps them in linear light is lit, not hidden.
+            lit = light_seams(rect) if lit is None else lit
+            bare = seamless() & (lit < seam_keep)
             marks = foreign | bare
         if not _lies_on(squares, unclear, marks):
             continue
