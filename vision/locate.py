@@ -64,7 +64,7 @@ from vision.lighting import is_night
 from vision.locate_grid import Placed, coarse_answers, quad_frame, swept_quad
 from vision.locate_night import glow_quads
 from vision.locate_refine import Refined, refine_corners, shade_free_separation
-from vision.rectify import Lens
+from vision.rectify import Lens, quad_homography
 
 __all__ = [
     "BoardNotFoundError",
@@ -449,8 +449,6 @@ def _converged(grids: list[np.ndarray]) -> bool:
 def _half_shifted(corners: np.ndarray) -> Iterator[np.ndarray]:
     """The grid of ``corners`` (photo pixels) shifted half a tile along both board axes, four ways
     (through its homography, so a foreshortened grid shifts by its own local pitch)."""
-    from vision.rectify import quad_homography
-
     board = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
     to_image = quad_homography(board, order_corners(np.asarray(corners, dtype=np.float64)))
     for dx, dy in ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)):
@@ -464,8 +462,6 @@ def _pitch(quad: np.ndarray) -> float:
 
 def _bend(corners: np.ndarray, lens: Lens) -> float:
     """How far (tiles) the lens moves the 64 grid crossings from where the corners' homography puts them."""
-    from vision.rectify import quad_homography
-
     board = np.stack(np.meshgrid(np.arange(8.0), np.arange(8.0)), axis=-1).reshape(1, -1, 2)
     target = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])
     flat = cv2.perspectiveTransform(board, quad_homography(target, corners))[0]
