@@ -22,6 +22,11 @@ decides. Their public names are re-exported here.
 
 Thresholds are relative to the frame's own statistics where possible, so they
 hold across artwork, lighting and camera exposure.
+
+Not seen: a hand holding a mug over tiles (0,2)-(1,3) of spent final9 th_occ 0005 was read as
+pawns on (0,3) and (1,3); those squares and their tile corners are left out, no corner stays
+foreign, and the arm's crossing of the orange frame passes for glare (pale skin over orange).
+A pawn detector that takes a hand for pawns hides it from every signal here.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from vision.occlusion_band import (
     _gradient_residuals,
     _segment_positions,
     disturbed_inside,
+    finger_clusters,
     frame_band,
     longest_run,
     without_gates,
@@ -143,6 +149,7 @@ def signals(
         lattice_from_edge=max(
             _largest_cluster(foreign, from_edge=True),
             _bridged_cluster(seen_foreign | blown, hidden_points | blown, cfg.min_bridged_seen),
+            0 if lighting == "night" else finger_clusters(foreign, flags),
         ),
         lattice_unclear=_darker_cluster_at_unclear(rect, foreign, unclear, cfg),
         quality=float(quality),

@@ -2,7 +2,17 @@
 
 :func:`frame_band` judges each half-tile segment of the band against a smooth lighting
 model of the whole band; :func:`longest_run` counts foreign segments going round the
-board; :func:`disturbed_inside` says where the board just inside looks disturbed.
+board; :func:`disturbed_inside` says where the board just inside looks disturbed;
+:func:`finger_clusters` adds up the foreign tile corners of fingers that each cross the frame.
+
+Not seen (spent final9 th_occ, third renderer, skin of the frame's hue): 0009, a hand over
+tiles (5,4)-(6,5) crossing a mauve frame: its bottom segments at 0.4-0.55 of the foreign
+floor (6), no further off than clear ones of that side (up to 0.63); two foreign corners,
+one unclear tile. 0014, fingertips just over the bottom row of a red frame: segments 5-9 at
+2.0-2.2x the threshold, but a pale hand over red lies on the line toward white and passes
+for glare (:func:`_glare`); no foreign corner, no unclear tile. Telling them from a lamp's
+glare or the frame's own colour needs a sign other than colour (an outline, a shadow); no
+safe rule yet.
 """
 
 from __future__ import annotations
@@ -364,3 +374,35 @@ def disturbed_inside(unclear: set[Square], foreign: np.ndarray | None = None) ->
         near[3, k] = any((r, c) in unclear for r in span for c in outer)
         near[:, k] |= covered_edge[:, k // 2]
     return near.reshape(-1)
+
+
+def finger_clusters(foreign: np.ndarray, flags: np.ndarray) -> int:
+    """Foreign lattice points (8x8) in all the clusters from the tile area's edge that cross a foreign frame segment.
+
+    A hand's splayed fingers cover the tile corners as several clusters, the gaps between
+    the fingers keeping corners clear, and each finger crosses the printed frame where it
+    comes in. Clusters that reach from the edge inside and whose edge corner has a foreign
+    frame segment beside it (``flags`` in :func:`frame_band` order; a segment covers half a
+    tile, a corner touches the two beside it) are parts of one arm: their sizes add up.
+    Spent final9 th_occ 0012 (third renderer, four fingers over the top rows): clusters of
+    4 and 3, each with its own foreign top segment, read as a clean board. On every cached
+    frame (3,422 clean, six renderers) no clean frame summed more than 4, the same
+    ``max_lattice_cluster`` a single cluster from the edge must pass.
+    """
+    if not foreign.any() or not (flags == 1).any():
+        return 0
+    sides = np.asarray(flags).reshape(4, 2 * SIZE) == 1
+    count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
+    total = 0
+    for i in range(1, count):
+        cluster = labels == i
+        if not cluster[1:-1, 1:-1].any():
+            continue
+        edges = (cluster[0], cluster[:, -1], cluster[-1], cluster[:, 0])  # top, right, bottom, left
+        if any(
+            sides[side, max(2 * p - 1, 0) : min(2 * p + 1, 2 * SIZE)].any()
+            for side, line in enumerate(edges)
+            for p in np.flatnonzero(line)
+        ):
+            total += int(cluster.sum())
+    return total
