@@ -27,7 +27,7 @@ goes, the tiles' edges stay).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -127,13 +127,14 @@ def flat_groups(
     glare = _glare_cells(rect, clip_level)
     grey = _cell_grey(rect)
     best = 0
+    lit = cache(partial(light_seams, rect))  # measured once, only if a group needs it
     if glare.any():
-        kept = partial(_glare_kept, rect, foreign, clip_level, seam_edge)
+        kept = partial(_glare_kept, rect, foreign, clip_level, seam_edge, lit)
         best = _blown_surface(rel < flat_level, glare, strength, pawns, kept)
     rel[glare] = np.inf
     count, labels = cv2.connectedComponents((rel < flat_level).astype(np.uint8), connectivity=4)
     dark = _darker(grey, labels, count)
-    marks, bare, lit = foreign, None, None
+    marks, bare = foreign, None
     for i in range(1, count):
         group = labels == i
         cells = np.argwhere(group)
@@ -142,8 +143,7 @@ def flat_groups(
         squares = {(int(a) // CELLS, int(b) // CELLS) for a, b in cells}
         if not _lies_on(squares, unclear, marks) and seamless is not None and bare is None:
             # A seamless point lost its seams in log grey; one that keeps them in linear light is lit, not hidden.
-            lit = light_seams(rect) if lit is None else lit
-            bare = seamless() & (lit < seam_keep)
+            bare = seamless() & (lit() < seam_keep)
             marks = foreign | bare
         if not _lies_on(squares, unclear, marks):
             continue
@@ -152,9 +152,7 @@ def flat_groups(
         if _lies_on(squares, set(), foreign) or not _fading(group, strength, grey, glare, pawns):
             best = len(cells)
             continue
-        if lit is None:
-            lit = light_seams(rect)
-        if not _keeps_seams(cells, lit, seam_keep, seam_lost):
+        if not _keeps_seams(cells, lit(), seam_keep, seam_lost):
             best = len(cells)
     return best, dark
 
@@ -193,7 +191,14 @@ def _blown_surface(
     return best
 
 
-def _glare_kept(rect: Rectified, foreign: np.ndarray, clip_level: float, edge: float, cells: np.ndarray) -> bool:
+def _glare_kept(
+    rect: Rectified,
+    foreign: np.ndarray,
+    clip_level: float,
+    edge: float,
+    lit: Callable[[], np.ndarray],
+    cells: np.ndarray,
+) -> bool:
     """Do the tile corners of a blown-out flat group (``cells``: 14x14 indices) read as a coloured glare's, not a
     surface's: none foreign (:func:`vision.occlusion_lattice.lattice_foreign`), none white clipped
     (:func:`vision.occlusion_lattice.white_share` over half), and their seams kept in linear light as light
@@ -212,7 +217,7 @@ def _glare_kept(rect: Rectified, foreign: np.ndarray, clip_level: float, edge: f
     the cached frames of six renderers (cards, cups and phones laid by tests/support/board_objects.py,
     hands, clean): with the seams test alone 9 cards were missed, the edge bound took that to 1 (fi_day
     0004, white clipped), the white check to 0; without the blown-out corners' median a hand (o11 si_occ
-    0012) was missed.
+    0012) was missed. ``lit`` gives the frame's :func:`vision.occlusion_lattice.light_seams` (measured once).
 
     The blown-out corners are measured in their least clipped channel
     (:func:`vision.occlusion_lattice.least_clipped_seams`), the rim bound on grey as before: a yellow
@@ -229,7 +234,7 @@ def _glare_kept(rect: Rectified, foreign: np.ndarray, clip_level: float, edge: f
     if (white_share(rect, clip_level=clip_level)[points] > 0.5).any():
         return False
     blown = lattice_structure(rect, clip_level=clip_level)[1] > 0.5
-    grey = light_seams(rect)
+    grey = lit()
     seams = np.where(blown, least_clipped_seams(rect, clip_level=clip_level), grey) if blown[points].any() else grey
     return _keeps_seams(cells, seams, blown=blown, edge=edge, edges=grey)
 
