@@ -169,7 +169,7 @@ from vision.occlusion import shade_invariant
 from vision.order_stats import median
 from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import Material, features
-from vision.pawn_geometry import lean_point
+from vision.pawn_geometry import lean_point, slender_axis
 from vision.pawn_light import light_map, neutral, relit
 from vision.pawn_model import PawnConfig
 from vision.rectify import Rectified
@@ -184,12 +184,12 @@ CAST_STEP = 8
 _MEAN = np.full((1, 3), 1.0 / 3.0, np.float32)
 
 #: A slender body seen from its side (:func:`_along_ray`): elongated (its principal axes' ratio
-#: at least ``RAY_RATIO``) within ``RAY_ANGLE`` degrees of the ray from the nadir, widened where
-#: the nadir's own uncertainty (``NADIR_SLACK`` tiles: label and located corners' nadirs differ
-#: by 0.25-0.5 tile on the sixth renderer) turns the ray more; not parallel to a lattice line
-#: within ``LATTICE_BAND`` tile of it (a tile's edge, gap or outline). It is held to neither
-#: ``min_width`` nor the whole ``min_area`` (``RAY_AREA`` of it: a side seen is less than a foot).
-RAY_RATIO = 3.0
+#: at least :data:`vision.pawn_geometry.SLENDER_RATIO`) within ``RAY_ANGLE`` degrees of the ray
+#: from the nadir, widened where the nadir's own uncertainty (``NADIR_SLACK`` tiles: label and
+#: located corners' nadirs differ by 0.25-0.5 tile on the sixth renderer) turns the ray more; not
+#: parallel to a lattice line within ``LATTICE_BAND`` tile of it (a tile's edge, gap or outline).
+#: It is held to neither ``min_width`` nor the whole ``min_area`` (``RAY_AREA`` of it: a side seen
+#: is less than a foot).
 RAY_ANGLE = 12.0
 NADIR_SLACK = 0.3
 LATTICE_BAND = 0.1
@@ -442,18 +442,15 @@ def _along_ray(
     (:mod:`vision.pawn_geometry`); a figure, a chess pawn or a cone seen from its side is
     a slender blob lying on that line, narrower than a foot (``min_width``) and smaller.
     A printed stroke lies anywhere else, and a lattice line (a tile's edge, its gap or
-    outline) lies on the lattice whatever the ray. See :data:`RAY_RATIO`.
+    outline) lies on the lattice whatever the ray. See :data:`RAY_ANGLE`.
     """
     x, y, w, h = box
     mo = cv2.moments((labels[y : y + h, x : x + w] == index).view(np.uint8), True)
     if mo["m00"] <= 0:
         return False
-    mu20, mu02, mu11 = mo["mu20"] / mo["m00"], mo["mu02"] / mo["m00"], mo["mu11"] / mo["m00"]
-    half = (mu20 + mu02) / 2.0
-    spread = math.sqrt(max(half * half - (mu20 * mu02 - mu11 * mu11), 0.0))
-    if half - spread <= 0 or (half + spread) < RAY_RATIO**2 * (half - spread):
-        return False  # not elongated enough (the variances' ratio is the axes' ratio squared)
-    axis = 0.5 * math.atan2(2.0 * mu11, mu20 - mu02)
+    axis = slender_axis(mo["mu20"] / mo["m00"], mo["mu02"] / mo["m00"], mo["mu11"] / mo["m00"])
+    if axis is None:
+        return False
     cx, cy = x + mo["m10"] / mo["m00"], y + mo["m01"] / mo["m00"]
     dx, dy = cx - float(cam[0]), cy - float(cam[1])
     off = abs((math.degrees(axis - math.atan2(dy, dx)) + 90.0) % 180.0 - 90.0)

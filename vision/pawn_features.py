@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.order_stats import median, percentiles
-from vision.pawn_geometry import nadir_spread
+from vision.pawn_geometry import nadir_spread, slender_axis
 from vision.rectify import Rectified
 
 if TYPE_CHECKING:
@@ -84,11 +84,6 @@ SHADOW_REACH = 0.18
 STEPPED_POWER = 2
 
 
-#: A blob whose principal axes' ratio is at least this is slender (a body seen from its side, a
-#: stroke): its lean is measured along its own long axis where that lies within the nadir's
-#: uncertainty cone of the ray (:func:`_within_cone`). As :data:`vision.pawn_candidates.RAY_RATIO`.
-SLENDER_RATIO = 3.0
-
 
 def _within_cone(
     rx: np.ndarray, ry: np.ndarray, ray: tuple[float, float], rect: Rectified, reach: float
@@ -101,17 +96,14 @@ def _within_cone(
     (:func:`vision.pawn_geometry.nadir_spread`): a figure seen from its side, a stick along the
     true ray, measured across a wrong one loses its lean (final7 si_day 0032's blue: elongation 2.2
     with the label's corners, 1.2 with the located ones). Only slender blobs (axes' ratio at least
-    :data:`SLENDER_RATIO`) are turned: a round blob's axis is noise, and turning every blob toward
+    :data:`vision.pawn_geometry.SLENDER_RATIO`) are turned: a round blob's axis is noise, and turning every blob toward
     its long axis raised elongated prints with the pawns (see the note below). The nadir's
     uncertainty is computed only when such a blob asks (once per frame).
     """
-    sxx, syy, sxy = float(rx @ rx), float(ry @ ry), float(rx @ ry)
-    half = (sxx + syy) / 2.0
-    spread = math.sqrt(max(half * half - (sxx * syy - sxy * sxy), 0.0))
-    if half - spread <= 0 or (half + spread) < SLENDER_RATIO**2 * (half - spread):
-        return ray  # not slender (the variances' ratio is the axes' ratio squared)
+    axis = slender_axis(float(rx @ rx), float(ry @ ry), float(rx @ ry))
+    if axis is None:
+        return ray
     cone = math.atan2(nadir_spread(rect), reach)
-    axis = 0.5 * math.atan2(2.0 * sxy, sxx - syy)
     off = (axis - math.atan2(ray[1], ray[0]) + math.pi / 2.0) % math.pi - math.pi / 2.0
     turn = max(-cone, min(cone, off))
     c, s = math.cos(turn), math.sin(turn)

@@ -243,3 +243,21 @@ def _on_canvas(blob: Blob, window: tuple[int, int, int, int]) -> np.ndarray:
     if sx0 < sx1 and sy0 < sy1:
         out[sy0 - y : sy1 - y, sx0 - x : sx1 - x] = mask[sy0 - by : sy1 - by, sx0 - bx : sx1 - bx]
     return out
+
+
+#: A blob whose principal axes' ratio is at least this is slender: a body seen from its side (or a
+#: stroke). The candidates take such a blob along the nadir's ray as a pawn
+#: (:func:`vision.pawn_candidates._along_ray`); the features measure its lean along its own long axis
+#: within the nadir's uncertainty (:func:`vision.pawn_features._within_cone`).
+SLENDER_RATIO = 3.0
+
+
+def slender_axis(sxx: float, syy: float, sxy: float) -> float | None:
+    """The long axis' angle (radians, image axes) of a blob with second moments ``sxx``, ``syy``, ``sxy``,
+    or None if it is not slender (its axes' ratio under :data:`SLENDER_RATIO`; the moments' eigenvalues'
+    ratio is the axes' ratio squared)."""
+    half = (sxx + syy) / 2.0
+    spread = math.sqrt(max(half * half - (sxx * syy - sxy * sxy), 0.0))
+    if half - spread <= 0 or (half + spread) < SLENDER_RATIO**2 * (half - spread):
+        return None
+    return 0.5 * math.atan2(2.0 * sxy, sxx - syy)
