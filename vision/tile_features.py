@@ -224,7 +224,7 @@ def _boxes(tile_px: int, cfg: TilesConfig) -> tuple[np.ndarray, np.ndarray]:
     return corners, edges
 
 
-def _end_boxes(tile_px: int, cfg: TilesConfig) -> np.ndarray:
+def end_boxes(tile_px: int, cfg: TilesConfig) -> np.ndarray:
     """Per side (N, E, S, W), the two corner-wide boxes at its ends at the edge box's depth: (4, 2, 4)."""
     t = float(tile_px)
 
@@ -414,7 +414,7 @@ def _bands_features(
     # ends_at_depth 2 ends per side.
     boxes = [corner_boxes]
     for band in cfgs:
-        boxes += [_boxes(t, band)[1]] + ([_end_boxes(t, band).reshape(8, 4)] if band.ends_at_depth else [])
+        boxes += [_boxes(t, band)[1]] + ([end_boxes(t, band).reshape(8, 4)] if band.ends_at_depth else [])
     every = stats(offs + np.concatenate(boxes)[None, None])  # (7, 7, 4 + 4 or 12 per band, 4)
 
     def describe(stats: np.ndarray) -> np.ndarray:
@@ -562,8 +562,3 @@ def _masked_integrals(rect: Rectified, lab: np.ndarray, keep: np.ndarray) -> tup
     count = cv2.integral(keep, sdepth=cv2.CV_32S)
     _, squares = cv2.integral2(np.ascontiguousarray(masked[..., 0]), sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
     return sums, squares[..., None], count[..., None]
-
-
-def end_boxes(tile_px: int, cfg: TilesConfig) -> np.ndarray:
-    """Per side (N, E, S, W), the two corner-wide boxes at its ends at its edge box's depth: (4, 2, 4)."""
-    return _end_boxes(tile_px, cfg)
