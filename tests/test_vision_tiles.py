@@ -17,6 +17,7 @@ from vision.tiles import (
     decode,
     grid_quality,
     read_tiles,
+    sharper_where_typical,
     tiles_for_lighting,
     view_bands,
 )
@@ -303,6 +304,31 @@ def test_large_pictures_on_fixed_tiles_keep_a_right_grid_good() -> None:
         x0, y0, _, _ = rect.tile_box(r, c)
         cv2.circle(painted, (x0 + t // 2, y0 + t // 2), round(0.75 * t / 2), (200, 40, 220), -1)
     assert grid_quality(_with(rect, painted)) > GOOD_GRID_QUALITY
+
+
+def test_the_sharper_of_two_typical_bands_judges_a_known_edge() -> None:
+    # A shadow flattening the usual band (+0.5) or a picture's rim making it wrong (-3.3) against a
+    # sharp border band: the border band decides; where either band looks like neither class, the
+    # combined read stands. The choice never looks at the known side.
+    from vision.tile_model import Band, TileModel
+
+    model = TileModel(np.zeros(1), 1.0, 0.0, 1.0)
+    usual = Band(model, np.array([-3.3, 0.5, -6.0, 1.0, 4.0]), np.array([0.9, 0.9, 0.9, 0.2, 0.6]))
+    outer = Band(model, np.array([8.7, 2.8, -4.0, -5.0, -2.0]), np.array([0.8, 0.9, 0.3, 0.9, 0.5]))
+    combined = np.full(5, -1.0)
+    assert sharper_where_typical(usual, outer, combined).tolist() == [8.7, 2.8, -1.0, -1.0, 4.0]
+
+
+def test_an_object_over_both_bands_of_fixed_tiles_still_fails_the_grid() -> None:
+    # A flat grey object over four fixed tiles covers both bands: the sharper band is as wrong.
+    image, label = scene(13, "hedge")
+    rect = rectify(image, label["corners"], tile_px=48)
+    covered = rect.image.copy()
+    for r, c in [(0, 0), (0, 2), (2, 0), (2, 2)]:
+        x0, y0, x1, y1 = rect.tile_box(r, c)
+        covered[y0:y1, x0:x1] = (150, 170, 190)
+    assert grid_quality(rect) > GOOD_GRID_QUALITY
+    assert grid_quality(_with(rect, covered)) < 0.8
 
 
 def test_grid_quality_honours_the_readers_tile_settings() -> None:
