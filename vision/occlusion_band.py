@@ -12,7 +12,23 @@ one unclear tile. 0014, fingertips just over the bottom row of a red frame: segm
 2.0-2.2x the threshold, but a pale hand over red lies on the line toward white and passes
 for glare (:func:`_glare`); no foreign corner, no unclear tile. Telling them from a lamp's
 glare or the frame's own colour needs a sign other than colour (an outline, a shadow); no
-safe rule yet.
+safe rule yet. Added light measured in linear RGB does not help: 0014's segments add light
+0.12-0.14 off neutral, clean frames' glare-excused segments up to 0.45 (a warm lamp).
+
+Wrongly flagged, light read as an arm (runs backed by an edge tile the light itself, or a
+pawn, made unclear): spent final9 si_day 0036 (sixth renderer, clean): a warm lamp glare on
+the bottom band, segments 10-12 at 1.8-2.6x the threshold, 1.6-2.2x the model's lightness,
+beside tile (6,5) at 0.45 whose outer corners it lit 1.36/1.54x (inner 1.02/1.08, seams
+kept, none foreign), so :func:`vision.occlusion._lit_tiles` (all four corners lit) keeps it.
+Spent final9 fo_night 0012 (fourth renderer, clean night): a soft halo on the top band above
+two pawns on (0,4) (one found), lightness 4.2 -> 8.1 -> 4.2 over ten segments, segments 8-9
+at 2.0x, edge corners unlit (0.98-1.12x), beside (1,4) unclear at 0.27. Tried (o21, every
+cached frame re-decided, 3,422 clean / 1,433 occluded): an edge tile lit on its outer corners
+only counts as lit - loses pale hands that light those corners 2.6-3.2x keeping the seams
+(spent final9 fo_occ 0008, final7 th_occ 0007); a light pool fading out (both neighbours of
+the run brighter, 0.3+ of the threshold) - hands' half-covered edge segments do the same
+(0.4-0.6); the outline's sharpness at the run's ends (largest 4 px step / contrast) - glare
+0.18/0.30, hands and objects from 0.21 (a card 0.29, a sixth-renderer hand 0.36): no margin.
 """
 
 from __future__ import annotations
