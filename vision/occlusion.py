@@ -43,6 +43,7 @@ from vision.lighting import frame_level, frame_levels, is_night
 from vision.occlusion_band import (
     _gradient_residuals,
     _segment_positions,
+    beside_squares_unknown,
     disturbed_inside,
     finger_clusters,
     frame_band,
@@ -109,7 +110,9 @@ def signals(
     lighting: str = "day",
 ) -> Signals:
     """Measure every occlusion signal of a rectified frame (``covered``/``boxes``: where pawns stand;
-    ``lighting``: at night the flat cells are measured on smoothed grey, see :mod:`vision.occlusion_flat`)."""
+    ``lighting``: at night the flat cells are measured on smoothed grey, see :mod:`vision.occlusion_flat`, and
+    the frame beside an edge square a pawn stands on is not judged,
+    :func:`vision.occlusion_band.beside_squares_unknown`)."""
     cfg = config or OcclusionConfig()
     hidden = set(covered)
     boxes = list(boxes)  # read by several signals (and later, by the seamless corners)
@@ -128,6 +131,8 @@ def signals(
         corroborating = _without_small(corroborating, NIGHT_PAWN_POINTS)
     near = disturbed_inside(beside, corroborating)
     flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), lighting == "night")
+    if lighting == "night":
+        flags = beside_squares_unknown(flags, hidden)
     flat, dark = flat_groups(
         rect,
         unclear,

@@ -12,7 +12,22 @@ one unclear tile. 0014, fingertips just over the bottom row of a red frame: segm
 2.0-2.2x the threshold, but a pale hand over red lies on the line toward white and passes
 for glare (:func:`_glare`); no foreign corner, no unclear tile. Telling them from a lamp's
 glare or the frame's own colour needs a sign other than colour (an outline, a shadow); no
-safe rule yet.
+safe rule yet. Added light measured in linear RGB does not help: 0014's segments add light
+0.12-0.14 off neutral, clean frames' glare-excused segments up to 0.45 (a warm lamp).
+
+Wrongly flagged, light read as an arm (a run backed by an edge tile the light itself made
+unclear): spent final9 si_day 0036 (sixth renderer, clean): a warm lamp glare on the bottom
+band, segments 10-12 at 1.8-2.6x the threshold, 1.6-2.2x the model's lightness, beside tile
+(6,5) at 0.45 whose outer corners it lit 1.36/1.54x (inner 1.02/1.08, seams kept, none
+foreign), so :func:`vision.occlusion._lit_tiles` (all four corners lit) keeps it. (Spent
+final9 fo_night 0012, a soft halo beside two pawns on an edge square, is read since
+:func:`beside_squares_unknown`.) Tried (o21, every
+cached frame re-decided, 3,422 clean / 1,433 occluded): an edge tile lit on its outer corners
+only counts as lit - loses pale hands that light those corners 2.6-3.2x keeping the seams
+(spent final9 fo_occ 0008, final7 th_occ 0007); a light pool fading out (both neighbours of
+the run brighter, 0.3+ of the threshold) - hands' half-covered edge segments do the same
+(0.4-0.6); the outline's sharpness at the run's ends (largest 4 px step / contrast) - glare
+0.18/0.30, hands and objects from 0.21 (a card 0.29, a sixth-renderer hand 0.36): no margin.
 """
 
 from __future__ import annotations
@@ -246,6 +261,30 @@ def _lit_at_night(
         brighter = values[index, 2] > expected[index, 2]
         out[index] = brighter and not foreign[point] and float(light[point]) >= cfg.night_lit * ref
     return out
+
+
+def beside_squares_unknown(flags: np.ndarray, squares: Iterable[Square]) -> np.ndarray:
+    """``flags`` (:func:`frame_band` order) with the two segments beside each edge square of ``squares`` unknown.
+
+    Used at night with the squares a pawn stands on. At night the pawn finder reports a pawn
+    only when it is sure of it and gives a pile one box: what stands beside the box on an
+    edge square (a second pawn of the pile, the pawn's lean over the frame in perspective, the
+    light it throws on the frame) is not judged, as under the box itself. Spent final9 fo_night
+    0012, a clean fourth-renderer night: two pawns on (0,4), one found, the frame above them lit
+    twice the band model's lightness (segments 8-9 at 2.0x the threshold) beside (1,4) unclear at
+    0.27: '2 frame segments hidden', 49 tiles lost. Spent final8 fo_night 0015 alike: a pile of two on
+    the corner square (6,0), one box, the three segments beside it foreign. Re-deciding every cached night frame
+    (six renderers, ~1,000 clean and ~270 with a hand or object) changed the decision of that
+    frame only; the two objects it touched (a pasted card and phone at night, each read as a pawn
+    on its edge square) stayed flagged by their flat cells and fixed tiles.
+    """
+    out = np.asarray(flags).reshape(4, 2 * SIZE).copy()
+    last = SIZE - 1
+    for r, c in squares:
+        for side, on_edge, j in ((0, r == 0, c), (1, c == last, r), (2, r == last, c), (3, c == 0, r)):
+            if on_edge:
+                out[side, 2 * j : 2 * j + 2] = -1
+    return out.reshape(-1)
 
 
 def without_gates(flags: np.ndarray) -> np.ndarray:
