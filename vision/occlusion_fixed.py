@@ -16,7 +16,8 @@ what the locator's last judge uses, :func:`vision.locate_refine.shade_free_separ
 a shadow dims a tile's lightness and colour differences evenly, it does not move
 their ratios. What counts is on which side each edge falls, not how sure it is.
 
-Where it does not help (no safe fix found; spent final9, every fixed tile read right):
+Where it did not help (spent final9, every fixed tile read right; both are read since t15's
+sharper-band rule in :func:`vision.tiles.grid_quality`, 0.82 -> 0.93 and 0.83 -> 0.92):
 ho_day 0014, a low-contrast cream/wood edition under a shadow band and a glare, quality
 0.82, counts 3 fixed tiles with one edge each wrong (walls and corridors differ in
 lightness, not chroma); ho_day 0021, a white glare over the top-left fixed tiles, 0.83,
