@@ -17,7 +17,7 @@ import numpy as np
 from companion.board import Color
 from vision.pawn_colour import HUE_RANGES
 from vision.pawn_consensus import with_consensus
-from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
+from vision.pawn_features import DARK, DARK_CONSENSUS, FEATURES, FRINGE_C, FRINGE_C_MAX, FRINGE_X, LIT_CONSENSUS
 
 
 @dataclass(frozen=True)
@@ -297,7 +297,9 @@ PAWN_MODEL = PawnModel.from_terms(
 _LOG_AREA = FEATURES.index("log_area")
 _SIZE = FEATURES.index("size_deviation")
 #: The board-level terms: left out when deciding which blobs are sure pawns.
-_BOARD = (_SIZE, LIT_CONSENSUS, DARK_CONSENSUS)
+_BOARD = (_SIZE, LIT_CONSENSUS, DARK_CONSENSUS, FRINGE_C)
+#: Blobs at least this sure (board-level terms left out) give the board's cast-shadow side.
+SHADOW_SURE = 0.97
 #: Blobs at least this sure without the size term make the set's size (need two of them);
 #: a log-area deviation up to ``SET_TOLERANCE`` costs nothing (a pawn partly hidden or
 #: leaning varies that much). Tried on the fit's 320 boards: sure 0.6-0.97 and tolerance
@@ -410,13 +412,42 @@ def set_size_deviation(
     return [min(max(abs(float(row[_LOG_AREA]) - ref) - SET_TOLERANCE, 0.0), 2.0) for row in rows]
 
 
-def sure_pawns(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL) -> list[bool]:
+def board_shadow(rows: Sequence[Sequence[float]], sure: Sequence[bool]) -> tuple[float, float] | None:
+    """The board's cast-shadow side: the mean unit dark side of its sure blobs, if they agree (p27)."""
+    vecs = [(float(r[DARK]), float(r[DARK + 1])) for r, s in zip(rows, sure, strict=True) if s]
+    units = [(x / n, y / n) for x, y in vecs if (n := math.hypot(x, y)) > 1e-6]
+    if not units:
+        return None
+    mx, my = sum(u[0] for u in units) / len(units), sum(u[1] for u in units) / len(units)
+    n = math.hypot(mx, my)
+    return (mx / n, my / n) if n > 0.3 else None
+
+
+def with_fringe_c(rows: Sequence[Sequence[float]], sure: Sequence[bool]) -> list[tuple[float, ...]]:
+    """``rows`` with ``fringe_c`` filled in: each blob's fringe (its first harmonic,
+    :func:`vision.pawn_features.fringe`) toward the board's cast-shadow side; 0 without one.
+
+    A raised body's cast shadow falls where the other pawns' do; a print's dark outline
+    or a drawn shadow does not follow the lamp.
+    """
+    side = board_shadow(rows, sure)
+    out = []
+    for row in rows:
+        c = 0.0
+        if side is not None:
+            c = float(row[FRINGE_X]) * side[0] + float(row[FRINGE_X + 1]) * side[1]
+            c = min(max(c, -FRINGE_C_MAX), FRINGE_C_MAX)
+        out.append((*row[:FRINGE_C], c, *row[FRINGE_C + 1 :]))
+    return out
+
+
+def sure_pawns(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL, level: float = SET_SURE) -> list[bool]:
     """Per blob: is it sure to be a pawn (:data:`SET_SURE`) on its own evidence, the board-level terms left out?
 
     Those terms compare a blob with the sure ones, so a blob's own comparison cannot make
     it sure (and the sure set does not depend on itself).
     """
-    sure_logit = math.log(SET_SURE / (1 - SET_SURE))
+    sure_logit = math.log(level / (1 - level))
     return [model.logit(row) - sum(model.term(i, float(row[i])) for i in _BOARD) >= sure_logit for row in rows]
 
 
@@ -428,12 +459,13 @@ def with_set_size(
     sure = sure_pawns(rows, model)
     devs = set_size_deviation(rows, model, sure)
     out = [(*row[:_SIZE], dev, *row[_SIZE + 1 :]) for row, dev in zip(rows, devs, strict=True)]
+    out = with_fringe_c(out, sure_pawns(rows, model, SHADOW_SURE))
     if colours is None:
         return out
     return with_consensus(out, colours, sure)
 
 
 __all__ = [
-    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "average_models", "confidence", "set_size_deviation",
-    "sure_pawns", "with_set_size",
+    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "average_models", "board_shadow", "confidence",
+    "set_size_deviation", "sure_pawns", "with_fringe_c", "with_set_size",
 ]  # fmt: skip
