@@ -33,7 +33,6 @@ FEATURES: tuple[str, ...] = (
     "value_cv", "dark_share", "glint", "centre_offset", "solidity", "elongation", "shadow", "ring_level",
     "marks", "smooth_range", "surface", "width", "size_deviation", "thickness",
     "lit_consensus", "dark_consensus", "lit_x", "lit_y", "dark_x", "dark_y",
-    "fringe_asym", "fringe_c", "fringe_x", "fringe_y", "elong_cone",
 )  # fmt: skip
 
 #: The board's materials for a cast shadow: certain wall, certain corridor (full-image
@@ -48,20 +47,6 @@ LIT_CONSENSUS, DARK_CONSENSUS = FEATURES.index("lit_consensus"), FEATURES.index(
 #: Each blob's lit side (its brightness slope) and dark side (the darker surroundings), for those terms.
 LIT, DARK = FEATURES.index("lit_x"), FEATURES.index("dark_x")
 _SURFACE = FEATURES.index("surface")
-ELONG_CONE = FEATURES.index("elong_cone")
-#: The cast-shadow fringe per sector (:func:`fringe`): its asymmetry, its excess toward the
-#: board's shadow side (board-level, :func:`vision.pawn_model.with_set_size`) and its first
-#: harmonic (the vector that excess is read from).
-FRINGE_ASYM, FRINGE_C, FRINGE_X = (FEATURES.index(n) for n in ("fringe_asym", "fringe_c", "fringe_x"))
-#: Padding (rectified px) round the blob's box in which its fringe is measured (p27's window).
-FRINGE_PAD = 6
-#: A fringe pixel is darker than this share of its sector's own background.
-FRINGE_DARK = 0.85
-#: Fringe widths (blob radii) are clipped to this (a tiny blob's reach is many radii).
-FRINGE_MAX = 1.5
-#: ``fringe_c`` is clipped to this: 99 % of blobs lie within (dev day sets of six renderers),
-#: and an early exit's best case adds no more than its weight times this.
-FRINGE_C_MAX = 0.4
 #: A blob's own lit side (dark side) has its full say in the light consensus from this much
 #: shading (``surface``) and cast shadow (``shadow``) on, less below: about the least most
 #: pawns have (the pawn blobs' 25th percentiles on the fit's boards). A flat blob's slope
@@ -98,12 +83,6 @@ SHADOW_REACH = 0.18
 #: Cost: two medians per shaded blob (~10 us).
 STEPPED_POWER = 2
 
-#: Measure ``elong_cone`` (every blob's lean within the nadir's cone, :func:`_cone_every`); off:
-#: it repeats ``elongation``.
-CONE_EVERY_BLOB = True
-#: Measure the fringe (:func:`fringe`); off: its columns stay 0.
-FRINGE_ON = True
-
 
 
 def _within_cone(
@@ -131,22 +110,6 @@ def _within_cone(
     return ray[0] * c - ray[1] * s, ray[0] * s + ray[1] * c
 
 
-def _cone_every(
-    rx: np.ndarray, ry: np.ndarray, ray: tuple[float, float], rect: Rectified, reach: float
-) -> tuple[float, float]:
-    """:func:`_within_cone` for every blob (p30): the ray turned toward the blob's long axis, whatever
-    its axes' ratio, by at most the nadir's uncertainty seen from the blob (a round blob: the ray)."""
-    sxx, syy, sxy = float(rx @ rx), float(ry @ ry), float(rx @ ry)
-    if sxx + syy <= 0.0 or (sxx - syy) ** 2 + 4.0 * sxy * sxy <= 1e-12 * (sxx + syy) ** 2:
-        return ray
-    axis = 0.5 * math.atan2(2.0 * sxy, sxx - syy)
-    cone = math.atan2(nadir_spread(rect), reach)
-    off = (axis - math.atan2(ray[1], ray[0]) + math.pi / 2.0) % math.pi - math.pi / 2.0
-    turn = max(-cone, min(cone, off))
-    c, s = math.cos(turn), math.sin(turn)
-    return ray[0] * c - ray[1] * s, ray[0] * s + ray[1] * c
-
-
 def lit_say(surface: float) -> float:
     """How much a blob's lit side counts in the light consensus (0..1), from its shading."""
     return min(1.0, max(0.0, surface) / SURFACE_FULL)
@@ -161,7 +124,6 @@ def dark_say(shadow: float) -> float:
 #: marks only grow from 0), for the best case of a blob before they are computed.
 _LATE_RANGES = (
     (_SHADOW, 0.0, 1.0), (_RING, 0.0, 3.0), (_MARKS, 0.0, 1e9), (LIT_CONSENSUS, -1.0, 1.0), (DARK_CONSENSUS, -1.0, 1.0),
-    (FRINGE_ASYM, 0.0, FRINGE_MAX), (FRINGE_C, -FRINGE_C_MAX, FRINGE_C_MAX),
 )  # fmt: skip
 
 
@@ -238,18 +200,10 @@ def features(
     dx, dy = (dx / norm, dy / norm) if norm > 1e-6 else (1.0, 0.0)
     rx, ry = xs + (x - cx), ys + (y - cy)
     # The ray from an uncertain nadir, turned toward a slender blob's long axis within that uncertainty.
-    ray = (dx, dy)
-    dx, dy = _within_cone(rx, ry, ray, rect, norm)
+    dx, dy = _within_cone(rx, ry, (dx, dy), rect, norm)
     a_lo, a_hi = percentiles(rx * dx + ry * dy, (5, 95))
     c_lo, c_hi = percentiles(ry * dx - rx * dy, (5, 95))
     elongation = (a_hi - a_lo + 1.0) / (c_hi - c_lo + 1.0)
-    elong_cone = elongation
-    if CONE_EVERY_BLOB:
-        ex, ey = _cone_every(rx, ry, ray, rect, norm)
-        if (ex, ey) != (dx, dy):
-            e_lo, e_hi = percentiles(rx * ex + ry * ey, (5, 95))
-            f_lo, f_hi = percentiles(ry * ex - rx * ey, (5, 95))
-            elong_cone = (e_hi - e_lo + 1.0) / (f_hi - f_lo + 1.0)
     log_area = math.log(max(area / (t * t), 1e-3) / 0.16)
     feats = [
         log_area,
@@ -280,11 +234,6 @@ def features(
         lit_side[1],
         0.0,  # dark side, below
         0.0,
-        0.0,  # fringe asymmetry, below
-        0.0,  # fringe toward the board's shadow side: board-level
-        0.0,  # fringe harmonic, below
-        0.0,
-        min(float(elong_cone), 2.2),
     ]
     if floor is not None and _best_case(feats, *floor) < 0.0:
         return None  # cannot reach the decision threshold whatever its surroundings and marks
@@ -299,8 +248,6 @@ def features(
         labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t, material, body_level
     )
     feats[DARK], feats[DARK + 1] = shadow_side
-    if FRINGE_ON:
-        feats[FRINGE_ASYM], feats[FRINGE_X], feats[FRINGE_X + 1] = fringe(labels, index, full_hsv[..., 2], box)
     if feats[_SHADOW] < SHADOW_FULL:
         # Stepped shading without a cast shadow: drawn facets (see STEPPED_POWER). Only lowers the
         # surface, whose term rises, so the early exits' best cases above stay upper bounds.
@@ -309,54 +256,6 @@ def features(
     half_width = max(1.0, (c_hi - c_lo) / 2.0)
     shift = min(a_lo + half_width, (a_lo + a_hi) / 2.0)
     return tuple(feats), (cx + dx * shift, cy + dy * shift)
-
-
-def fringe(
-    labels: np.ndarray, index: int, grey: np.ndarray, box: tuple[int, int, int, int]
-) -> tuple[float, float, float]:
-    """The blob's dark fringe per sector against each sector's own background (p27's cue, in the 48 px view).
-
-    Round the blob, in 8 sectors, the share of pixels within ``reach`` (0.8 blob radius, at
-    least 4 px) of its outline darker than :data:`FRINGE_DARK` of the median a little
-    further out in the same sector, in blob radii. A cast shadow lies on one side of a
-    raised body; a printed outline rings the whole picture, and a light gradient moves
-    the near and far ring alike. Returns (the widest sector minus the median sector, and
-    the widths' first harmonic x, y: the side the fringe lies on, for the board's shadow
-    side to be compared with).
-    """
-    h_img, w_img = labels.shape[:2]
-    x, y, w, h = box
-    x0, y0 = max(0, x - FRINGE_PAD), max(0, y - FRINGE_PAD)
-    x1, y1 = min(w_img, x + w + FRINGE_PAD), min(h_img, y + h + FRINGE_PAD)
-    mask = labels[y0:y1, x0:x1] == index
-    area = int(np.count_nonzero(mask))
-    if area < 12:
-        return 0.0, 0.0, 0.0
-    radius = math.sqrt(area / math.pi)
-    ys, xs = np.nonzero(mask)
-    cy, cx = float(ys.mean()), float(xs.mean())
-    outside = cv2.distanceTransform((~mask).view(np.uint8), cv2.DIST_L2, 3)
-    reach = max(4.0, 0.8 * radius)
-    # Only the ring's pixels are looked at (a window's arctangent for all of them cost ~4x as much).
-    ry, rx = np.nonzero((outside > 0) & (outside <= reach + 4))
-    dist = outside[ry, rx]
-    g = grey[y0:y1, x0:x1][ry, rx]
-    sector = (((np.arctan2(ry - cy, rx - cx) + math.pi) / (2 * math.pi) * 8).astype(np.int32)) % 8
-    near = dist <= reach
-    far_sectors, far_medians = _medians_by_group(g[~near], sector[~near], 8)
-    level = np.full(8, np.nan)
-    level[far_sectors] = far_medians
-    near_count = np.bincount(sector[near], minlength=8)
-    dark_count = np.bincount(sector[near][g[near] < FRINGE_DARK * level[sector[near]]], minlength=8)
-    widths = np.where(np.isfinite(level), dark_count / np.maximum(1.0, near_count) * reach / radius, np.nan)
-    ok = np.isfinite(widths)
-    if not ok.any():
-        return 0.0, 0.0, 0.0
-    centres = (np.arange(8) + 0.5) / 8.0 * 2 * math.pi - math.pi
-    fx = 2.0 * float(np.mean(widths[ok] * np.cos(centres[ok])))
-    fy = 2.0 * float(np.mean(widths[ok] * np.sin(centres[ok])))
-    asym = min(float(widths[ok].max()) - median(widths[ok]), FRINGE_MAX)
-    return asym, fx, fy
 
 
 def _thickness(blob: np.ndarray, t: int) -> float:

@@ -17,7 +17,7 @@ import numpy as np
 from companion.board import Color
 from vision.pawn_colour import HUE_RANGES
 from vision.pawn_consensus import with_consensus
-from vision.pawn_features import DARK, DARK_CONSENSUS, FEATURES, FRINGE_C, FRINGE_C_MAX, FRINGE_X, LIT_CONSENSUS
+from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 
 
 @dataclass(frozen=True)
@@ -267,6 +267,33 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: dev ho, final8 si/fi unchanged) slope 1.0: dev th +1 board, final8 fi +1, final7 fi -1 pawn,
 #: final8 tr +1 false report (team -1 board); slope 0.5: final8 fi +1, final7 fi -1, the rest
 #: the same. The sixth never moved. A wash, at ~0.27 ms per described blob: not kept.
+#: A refit with them (p30; code d3d61d1, reverted): ``elong_cone`` (every blob's lean measured
+#: along the nadir's ray turned toward its long axis within the nadir's uncertainty cone, not only
+#: slender blobs') in place of ``elongation``, and ``fringe_asym`` and ``fringe_c`` as fitted
+#: monotone terms (sign +1), the centred term added to each fit as above. Fit's recipe on label
+#: corners, ho_a/b tr_a/b (P), th_a/b (P2), fo p11/fo_a + p16/fo_p0, f5 p11/f5_a/b; the sixth
+#: (p16/s6_day, s6_day2) scored by the fit on all five. Held out ho/tr/th/fo/f5 (worst/mean), six:
+#: refit with today's features .796 .980 .937 .928 .914 (.796/.911), six .682; elong_cone .803/.910,
+#: six .690; + the fringe pair .806 .978 .933 .938 .927 (.806/.916), six .697 (fringe_c alone
+#: adds nothing: fitted slope ~0.2). PAWN_MODEL on the same blobs (fitted on four of them) .830
+#: .989 .956 .939 .934, six .695. In the reader (vision-test; 18 day sets: dev ho/tr/th/fo, lead
+#: f5, r6 day, spent final8/9 of all six; per renderer pawns right/false reports vs main ef4309f):
+#: the refit on five with the pair and cone: ho +3/+8 (boards -4), tr 0/+2, th +2/+1, fo +1/-2, fi
+#: +7/-1, si +6/+6; the same refit without them: ho -3/+8, tr 0/+1, th 0/+3, fo -1/0, fi +8/0, si
+#: +5/+9. On four (no fifth) without / with: ho +1/+4 vs +4/+3, tr 0/+2 vs 0/+3, th +2/+2 vs +2/0,
+#: fo +1/0 vs +1/-1, fi -5/+4 vs -3/+2, si +2/+8 vs +7/+6. So within one recipe the pair and the
+#: cone are worth ~+10 pawns and -7 false reports (boards +6/+10), the cone alone nothing (refit
+#: on five with it, no fringe: si -7/-4 against the plain refit), but every refit of ours loses to
+#: PAWN_MODEL somewhere (the held-out renderer's and the team's false reports; the fifth on four).
+#: PAWN_MODEL with ``fringe_asym`` fitted on top (its slopes and the bias; held out ho .818 th .961
+#: fo .944 f5 .948, six .708): ho +3/+7, tr 0/+3, th +6/+4, fo +4/+1, fi +4/+1, si +12/+7 (the fit
+#: lifts every blob ~0.5 logit); a raise-only term on ``fringe_asym`` times the cosine to the
+#: board's shadow side (above 0.1, slope 1): ho +1/0, tr 0/+1, fi +1/+1, si +1/0; a lower-only
+#: ``fringe_asym`` term loses fifth-renderer pawns at every strength. Nights (dev ho, r6, final9
+#: fi): no report by any. Cost: CPU per read of the bench photo 54-56 ms main, 60-61 ms with the
+#: refit (the pair's best case weakens the early exits); the features alone within noise. Not
+#: kept. What is left: the pair in the SAME fit as PAWN_MODEL (its fourth-renderer folders, seeds
+#: 1300000+/1301000+, were not at hand), where it may keep PAWN_MODEL's other terms.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
@@ -297,9 +324,7 @@ PAWN_MODEL = PawnModel.from_terms(
 _LOG_AREA = FEATURES.index("log_area")
 _SIZE = FEATURES.index("size_deviation")
 #: The board-level terms: left out when deciding which blobs are sure pawns.
-_BOARD = (_SIZE, LIT_CONSENSUS, DARK_CONSENSUS, FRINGE_C)
-#: Blobs at least this sure (board-level terms left out) give the board's cast-shadow side.
-SHADOW_SURE = 0.97
+_BOARD = (_SIZE, LIT_CONSENSUS, DARK_CONSENSUS)
 #: Blobs at least this sure without the size term make the set's size (need two of them);
 #: a log-area deviation up to ``SET_TOLERANCE`` costs nothing (a pawn partly hidden or
 #: leaning varies that much). Tried on the fit's 320 boards: sure 0.6-0.97 and tolerance
@@ -412,42 +437,13 @@ def set_size_deviation(
     return [min(max(abs(float(row[_LOG_AREA]) - ref) - SET_TOLERANCE, 0.0), 2.0) for row in rows]
 
 
-def board_shadow(rows: Sequence[Sequence[float]], sure: Sequence[bool]) -> tuple[float, float] | None:
-    """The board's cast-shadow side: the mean unit dark side of its sure blobs, if they agree (p27)."""
-    vecs = [(float(r[DARK]), float(r[DARK + 1])) for r, s in zip(rows, sure, strict=True) if s]
-    units = [(x / n, y / n) for x, y in vecs if (n := math.hypot(x, y)) > 1e-6]
-    if not units:
-        return None
-    mx, my = sum(u[0] for u in units) / len(units), sum(u[1] for u in units) / len(units)
-    n = math.hypot(mx, my)
-    return (mx / n, my / n) if n > 0.3 else None
-
-
-def with_fringe_c(rows: Sequence[Sequence[float]], sure: Sequence[bool]) -> list[tuple[float, ...]]:
-    """``rows`` with ``fringe_c`` filled in: each blob's fringe (its first harmonic,
-    :func:`vision.pawn_features.fringe`) toward the board's cast-shadow side; 0 without one.
-
-    A raised body's cast shadow falls where the other pawns' do; a print's dark outline
-    or a drawn shadow does not follow the lamp.
-    """
-    side = board_shadow(rows, sure)
-    out = []
-    for row in rows:
-        c = 0.0
-        if side is not None:
-            c = float(row[FRINGE_X]) * side[0] + float(row[FRINGE_X + 1]) * side[1]
-            c = min(max(c, -FRINGE_C_MAX), FRINGE_C_MAX)
-        out.append((*row[:FRINGE_C], c, *row[FRINGE_C + 1 :]))
-    return out
-
-
-def sure_pawns(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL, level: float = SET_SURE) -> list[bool]:
+def sure_pawns(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL) -> list[bool]:
     """Per blob: is it sure to be a pawn (:data:`SET_SURE`) on its own evidence, the board-level terms left out?
 
     Those terms compare a blob with the sure ones, so a blob's own comparison cannot make
     it sure (and the sure set does not depend on itself).
     """
-    sure_logit = math.log(level / (1 - level))
+    sure_logit = math.log(SET_SURE / (1 - SET_SURE))
     return [model.logit(row) - sum(model.term(i, float(row[i])) for i in _BOARD) >= sure_logit for row in rows]
 
 
@@ -459,13 +455,12 @@ def with_set_size(
     sure = sure_pawns(rows, model)
     devs = set_size_deviation(rows, model, sure)
     out = [(*row[:_SIZE], dev, *row[_SIZE + 1 :]) for row, dev in zip(rows, devs, strict=True)]
-    out = with_fringe_c(out, sure_pawns(rows, model, SHADOW_SURE))
     if colours is None:
         return out
     return with_consensus(out, colours, sure)
 
 
 __all__ = [
-    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "average_models", "board_shadow", "confidence",
-    "set_size_deviation", "sure_pawns", "with_fringe_c", "with_set_size",
+    "FEATURES", "PAWN_MODEL", "PawnConfig", "PawnModel", "average_models", "confidence", "set_size_deviation",
+    "sure_pawns", "with_set_size",
 ]  # fmt: skip

@@ -117,22 +117,13 @@ SIGNS: dict[str, int | None] = {
     "lit_y": 0,
     "dark_x": 0,
     "dark_y": 0,
-    # p29: the cast-shadow fringe per sector. Its asymmetry alone adds false reports on the
-    # held-out renderer at any fixed weight; toward the board's shadow side it follows the lamp.
-    "fringe_asym": 0,
-    "fringe_c": +1,
-    "fringe_x": 0,  # a direction: only its projection on the board's shadow side speaks
-    "fringe_y": 0,
-    # p30: the lean of every blob measured within the nadir's uncertainty cone (``elongation`` turns
-    # only slender blobs); a raised body leans away from the camera.
-    "elong_cone": +1,
 }
 
 #: Knots of each feature's term: these percentiles of the pawn blobs' values (a term may
 #: bend where pawns are rare, e.g. stop rising above the shading nearly every pawn has).
 KNOT_PERCENTILES: tuple[float, ...] = (25.0, 75.0)
 #: Terms kept straight: the set-size deviation is 0 for nearly every pawn (no knots to place).
-LINEAR: frozenset[str] = frozenset({"size_deviation", "fringe_c"})
+LINEAR: frozenset[str] = frozenset({"size_deviation"})
 
 
 #: The board-level terms (they compare a blob with the board's other blobs) and their features' ranges.
@@ -140,7 +131,6 @@ BOARD_RANGES: dict[str, tuple[float, float]] = {
     "size_deviation": (0.0, 2.0),
     "lit_consensus": (-1.0, 1.0),
     "dark_consensus": (-1.0, 1.0),
-    "fringe_c": (-0.4, 0.4),
 }
 
 
@@ -326,7 +316,7 @@ def _projected_adam(
 
 def fill_set_size(data: dict[str, np.ndarray], model: PawnModel | None) -> dict[str, np.ndarray]:
     """Fill each image's board-level columns as :func:`vision.pawns.find_pawns` does (in place; 0: no model)."""
-    board = [FEATURES.index(name) for name in BOARD_RANGES]
+    board = [FEATURES.index(name) for name in ("size_deviation", "lit_consensus", "dark_consensus")]
     feats = data["features"]
     for image_id in np.unique(data["image"]):
         sel = np.flatnonzero(data["image"] == image_id)
