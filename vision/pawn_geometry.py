@@ -22,7 +22,8 @@ where it is in such a view.
 How far off the nadir may be (:func:`nadir_spread`): the corners' small error moves it by
 tenths of a tile in an oblique view and by tiles in a steep one. A slender blob's lean is
 measured within it (:func:`vision.pawn_features._within_cone`); every blob's was tried and
-raised prints with the pawns (the note in :mod:`vision.pawn_features`).
+raised prints with the pawns (the note in :mod:`vision.pawn_features`); a refit with it helped no
+renderer clearly (p30, the note in :mod:`vision.pawn_model`).
 """
 
 from __future__ import annotations

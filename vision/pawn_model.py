@@ -267,6 +267,33 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: dev ho, final8 si/fi unchanged) slope 1.0: dev th +1 board, final8 fi +1, final7 fi -1 pawn,
 #: final8 tr +1 false report (team -1 board); slope 0.5: final8 fi +1, final7 fi -1, the rest
 #: the same. The sixth never moved. A wash, at ~0.27 ms per described blob: not kept.
+#: A refit with them (p30; code d3d61d1, reverted): ``elong_cone`` (every blob's lean measured
+#: along the nadir's ray turned toward its long axis within the nadir's uncertainty cone, not only
+#: slender blobs') in place of ``elongation``, and ``fringe_asym`` and ``fringe_c`` as fitted
+#: monotone terms (sign +1), the centred term added to each fit as above. Fit's recipe on label
+#: corners, ho_a/b tr_a/b (P), th_a/b (P2), fo p11/fo_a + p16/fo_p0, f5 p11/f5_a/b; the sixth
+#: (p16/s6_day, s6_day2) scored by the fit on all five. Held out ho/tr/th/fo/f5 (worst/mean), six:
+#: refit with today's features .796 .980 .937 .928 .914 (.796/.911), six .682; elong_cone .803/.910,
+#: six .690; + the fringe pair .806 .978 .933 .938 .927 (.806/.916), six .697 (fringe_c alone
+#: adds nothing: fitted slope ~0.2). PAWN_MODEL on the same blobs (fitted on four of them) .830
+#: .989 .956 .939 .934, six .695. In the reader (vision-test; 18 day sets: dev ho/tr/th/fo, lead
+#: f5, r6 day, spent final8/9 of all six; per renderer pawns right/false reports vs main ef4309f):
+#: the refit on five with the pair and cone: ho +3/+8 (boards -4), tr 0/+2, th +2/+1, fo +1/-2, fi
+#: +7/-1, si +6/+6; the same refit without them: ho -3/+8, tr 0/+1, th 0/+3, fo -1/0, fi +8/0, si
+#: +5/+9. On four (no fifth) without / with: ho +1/+4 vs +4/+3, tr 0/+2 vs 0/+3, th +2/+2 vs +2/0,
+#: fo +1/0 vs +1/-1, fi -5/+4 vs -3/+2, si +2/+8 vs +7/+6. So within one recipe the pair and the
+#: cone are worth ~+10 pawns and -7 false reports (boards +6/+10), the cone alone nothing (refit
+#: on five with it, no fringe: si -7/-4 against the plain refit), but every refit of ours loses to
+#: PAWN_MODEL somewhere (the held-out renderer's and the team's false reports; the fifth on four).
+#: PAWN_MODEL with ``fringe_asym`` fitted on top (its slopes and the bias; held out ho .818 th .961
+#: fo .944 f5 .948, six .708): ho +3/+7, tr 0/+3, th +6/+4, fo +4/+1, fi +4/+1, si +12/+7 (the fit
+#: lifts every blob ~0.5 logit); a raise-only term on ``fringe_asym`` times the cosine to the
+#: board's shadow side (above 0.1, slope 1): ho +1/0, tr 0/+1, fi +1/+1, si +1/0; a lower-only
+#: ``fringe_asym`` term loses fifth-renderer pawns at every strength. Nights (dev ho, r6, final9
+#: fi): no report by any. Cost: CPU per read of the bench photo 54-56 ms main, 60-61 ms with the
+#: refit (the pair's best case weakens the early exits); the features alone within noise. Not
+#: kept. What is left: the pair in the SAME fit as PAWN_MODEL (its fourth-renderer folders, seeds
+#: 1300000+/1301000+, were not at hand), where it may keep PAWN_MODEL's other terms.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
