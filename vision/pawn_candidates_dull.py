@@ -41,7 +41,10 @@ dev ho_occ gained one and lost one more, final9 si_occ lost two. Without the ink
 (only "no judged blob inside", p13's and p20's idea with this trigger) dev fo, th and
 final8 tr each gained false reports (prints' pastel grounds and edges). The ceiling (the
 first gate + 25) was read off the blobs of r6, final8/final9 si, final9 fi and dev th/ho:
-true dull bodies have 90 % of their pixels under it, prints' inks mostly not. A dull print
+true dull bodies have 90 % of their pixels under it, prints' inks mostly not (at 105: r6
+76.2, fresh sixth 72.9 with a lost frame; at 125: a false report each on dev th and final8
+tr; the occluded sets' dull prints pass at all three). CIE a*b* chroma does not separate
+them either (blob medians: dull pawns 12-59, the prints the lower gate joins 10-87). A dull print
 passes: its colour is the pawn's question again, the model's features have to answer it.
 The pass costs a few ms per colour asked (the artwork Gaussians of the first pass reused),
 only on a frame with a colour that has no pawn; the bench photo (four pawns) never asks.
