@@ -621,3 +621,34 @@ def test_a_bag_draws_one_folder_per_renderer() -> None:
     renderers = ["ho", "ho", "tr", "tr", "fo", "f5", "f5"]
     assert draws(renderers, [0, 1, 2, 3, 4]) == [[0, 2, 4], [1, 3, 4]]
     assert draws(renderers, [4, 5, 6]) == [[4, 5], [4, 6]]
+
+
+def test_a_blob_a_shaded_side_away_from_another_colours_sure_pawn_is_piled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """vision.pawns._hidden_sizes: piled pawns' blobs are parted by the front body's shaded side and rim
+    (not in the colour mask), so a blob within PILE_GAP of another colour's sure pawn loses its set-size
+    term, while one farther than that keeps it (sixth renderer 0031: a red token 6 px from the pile)."""
+    import vision.pawns as pawns
+    from vision.pawn_candidates import Candidate
+    from vision.pawn_geometry import PILE_GAP, TOUCH_GAP
+
+    assert TOUCH_GAP < 6 <= PILE_GAP
+    size = FEATURES.index("size_deviation")
+    labels = np.zeros((100, 200), np.int32)
+    labels[40:60, 40:60] = 1  # green pawn (sure)
+    near_x = 65  # five empty columns between the blobs (6 px apart, as in 0031): piled
+    labels[45:55, near_x : near_x + 9] = 2  # red, beyond TOUCH_GAP
+    far_x = 160 + PILE_GAP  # PILE_GAP empty columns after the blue blob: apart
+    labels[40:60, 140:160] = 3  # blue pawn (sure)
+    labels[45:55, far_x : far_x + 9] = 4  # yellow, farther than PILE_GAP
+    found = [
+        Candidate(Color.GREEN, (), (50.0, 50.0), (40, 40, 20, 20), 0.16, labels, 1),
+        Candidate(Color.RED, (), (near_x + 4.0, 50.0), (near_x, 45, 9, 10), 0.04, labels, 2),
+        Candidate(Color.BLUE, (), (150.0, 50.0), (140, 40, 20, 20), 0.16, labels, 3),
+        Candidate(Color.YELLOW, (), (far_x + 4.0, 50.0), (far_x, 45, 9, 10), 0.04, labels, 4),
+    ]
+    row = [0.0] * len(FEATURES)
+    row[size] = 0.8
+    rows = [tuple(row)] * 4
+    monkeypatch.setattr(pawns, "sure_pawns", lambda rows, model: [True, False, True, False])
+    out = pawns._hidden_sizes(found, rows, pawns.PAWN_MODEL)
+    assert [r[size] for r in out] == [0.8, 0.0, 0.8, 0.8]

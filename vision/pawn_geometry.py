@@ -166,6 +166,15 @@ def lean_point(rect: Rectified, camera: Iterable[float] | None, from_nadir: bool
 
 #: Blobs of two pawns this close (pixels) touch: one stands in front of the other.
 TOUCH_GAP = 2
+#: Blobs of two colours this close (pixels of the 48 px view, ~0.15 tile) are piled for the
+#: board-level terms (:func:`vision.pawns._hidden_sizes`): the pawn behind shows a fragment
+#: whose size and sides say nothing. Wider than :data:`TOUCH_GAP`: between two piled bodies'
+#: blobs lie the front one's shaded side and rim, darker than the colour mask keeps (sixth
+#: renderer 0031: a red token on top of a blue and a green pawn, 6 px from both blobs).
+#: Measured (p32, vs main 39395f5): 7 px, 18 day sets of six renderers, located corners:
+#: spent final9 si +1 pawn, the rest the same; label corners: r6 day +1, the rest the same; no
+#: false report added anywhere, nights (dev ho, r6) still none; 5 px: final9 si +1 only.
+PILE_GAP = 7
 
 Blob = tuple[tuple[int, int, int, int], np.ndarray]
 """A blob as its box (x, y, w, h) and its pixels in that box (bool, h x w)."""

@@ -294,6 +294,24 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: refit (the pair's best case weakens the early exits); the features alone within noise. Not
 #: kept. What is left: the pair in the SAME fit as PAWN_MODEL (its fourth-renderer folders, seeds
 #: 1300000+/1301000+, were not at hand), where it may keep PAWN_MODEL's other terms.
+#: Flat tokens and dark pawns on the sixth renderer (p32; r6 day, label corners, main 39395f5):
+#: 17 of its 42 tokens and dark pawns missed (tokens 13 of 23, dark 8 of 24). No candidate
+#: (p31's domain) 3 (two dark cones/figures, one dark token); a ragged or partial blob 5 (a dull
+#: token's unsaturated top cut by the colour mask, solidity 0.66-0.77; a pile fragment; a green
+#: token merged with a green hedge); a whole round blob that scores too low 7 (0.08-0.497);
+#: beaten 2 (a red token 6 px from the pile it sits on, beaten by a red-and-white print: fixed
+#: by ``pawn_geometry.PILE_GAP``; a blue token beaten by a dark green figure's blue-hued blob).
+#: The whole low blobs lose, against the median read pawn, on every term a low body lacks:
+#: elongation -0.6 to -1.5 (no lean: 1.02-1.16), surface -0.6 to -1.6 and smooth_range to -1.1
+#: (0.15-0.28 / 0.09-0.20), log_area_small -0.7 to -1.3 (0.4-0.5 of a pawn's area), dark_share
+#: to -0.6, and under an LED square's glow shadow -2.3/-2.5 (0.06-0.09: the glow lights the ring
+#: the cast shadow is measured in). No single term is misshapen for them. Tried, not kept:
+#: rim shading (the blob's outer 2 px against its core, median and per-sector, "a dome's rim is
+#: darker"): AUC on doubtful blobs 0.14-0.68 and its direction flips between renderers (third and
+#: team: pawns' rims brighter, prints' rims darker by blur, with light or dark surroundings
+#: alike); sixth tokens 0.07 vs prints 0.00, so only a sixth-fitted term would help. A colour's
+#: best blob reported from 0.3-0.4 when its runner-up is under 0.01-0.05 (offline, 18 day sets):
+#: +8 to +23 pawns for +6 to +20 false reports, about one for one, the sixth +3-5/+1-4.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(

@@ -104,7 +104,7 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
-from vision.pawn_geometry import TOUCH_GAP, hidden_bases, lean_point, touch
+from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.rectify import Rectified
 
@@ -218,8 +218,9 @@ def _hidden_sizes(
     (``size_deviation``). But pawns piled on one square, or standing close in a tilted
     view, hide each other: the one behind shows a fragment, smaller than the set, and
     its size says nothing about what it is. Where a blob touches another colour's blob
-    that is itself sure to be a pawn (:data:`SET_SURE`, on its own evidence), its size
-    term is left out - its best case, as for a blob alone on the board.
+    (within :data:`vision.pawn_geometry.PILE_GAP`: the front body's shaded side lies
+    between them) that is itself sure to be a pawn (:data:`SET_SURE`, on its own
+    evidence), its size term is left out - its best case, as for a blob alone on the board.
 
     Nor do its sides say much about the light (:mod:`vision.pawn_consensus`): the board
     darkest around it is where the other pawn's body and cast shadow stand, and its
@@ -246,7 +247,7 @@ def _hidden_sizes(
     # the model asked which blobs are sure, and the pixels compared.
     box = np.array([cand.box for cand in found], dtype=np.int64)
     x0, y0, x1, y1 = box[:, 0], box[:, 1], box[:, 0] + box[:, 2], box[:, 1] + box[:, 3]
-    gap = TOUCH_GAP
+    gap = PILE_GAP
     near = (x0[:, None] - gap < x1[None, :]) & (x0[None, :] - gap < x1[:, None])
     near &= (y0[:, None] - gap < y1[None, :]) & (y0[None, :] - gap < y1[:, None])
     colour = np.array([list(Color).index(cand.color) for cand in found])
@@ -264,7 +265,7 @@ def _hidden_sizes(
         pawn = all(own[k] <= own[j] for k in range(len(found)) if colour[k] == colour[j])
         if not sure[j] or (i in piled and (piled[i] or not pawn)):
             continue  # not a pawn, or nothing more to learn from this pair
-        if touch((found[i].box, _pixels(found[i])), (found[j].box, _pixels(found[j]))):
+        if touch((found[i].box, _pixels(found[i])), (found[j].box, _pixels(found[j])), gap):
             piled[i] = pawn
     return [_unpiled(row, piled[i]) if i in piled else row for i, row in enumerate(rows)]
 
