@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from companion.board import SIZE, Square
+from vision.linear_light import SRGB_TO_LINEAR
 from vision.occlusion_config import OcclusionConfig
 from vision.rectify import Rectified
 
@@ -220,9 +221,6 @@ def lattice_structure(rect: Rectified, reach: float = 0.15, clip_level: float = 
 #: Log grey level per 8-bit grey value (offset: the darkest levels are mostly noise).
 _LOG_GREY = np.log(np.arange(256, dtype=np.float32) + 8.0)
 
-#: Linear light per 8-bit grey value (gamma 2.2 decoded, x255): the light the camera received.
-_LINEAR_GREY = ((np.arange(256, dtype=np.float32) / 255.0) ** 2.2 * 255.0).astype(np.float32)
-
 
 def white_share(rect: Rectified, reach: float = 0.15, clip_level: float = 252.0) -> np.ndarray:
     """8x8 share of each lattice point's patch (as :func:`lattice_structure` places it) clipped in every channel.
@@ -288,7 +286,7 @@ def least_clipped_seams(
 
 def _linear_seams(grey: np.ndarray, t: int, reach: float, fine: float, coarse: float) -> np.ndarray:
     """8x8 band-passed linear-light gradient of one grey image (the tile area and a 1-pixel rim), by kind."""
-    light = cv2.LUT(grey, _LINEAR_GREY)
+    light = cv2.LUT(grey, SRGB_TO_LINEAR)  # sRGB decoded (vision.linear_light); the scale cancels in _by_kind
     band = cv2.GaussianBlur(light, (0, 0), fine) - cv2.GaussianBlur(light, (0, 0), coarse)
     grad = np.abs(cv2.Sobel(band, cv2.CV_32F, 1, 0, ksize=3))
     grad += np.abs(cv2.Sobel(band, cv2.CV_32F, 0, 1, ksize=3))
