@@ -21,6 +21,28 @@ movable sides with no band pixel seen are open 50 % at log-odds -6..-3 and 75 % 
 logistic slope of 0.1 on their log-odds), and the fresh frames say that little is still worth
 more than nothing (scaling it by 0.1 or 0.001 instead: in between).
 
+Which read to keep, the one before the paint-out or the one after (t16). The spent final9 day
+misreads t15 put on pawns (located reads; open probability of the side in brackets): before
+right in 2 of 6: fi 0034 3,0 under a pile of three (N, S, W: no band pixel seen) NE 0.59
+before, ES 0.74 after (the paint opens S 0.14 -> 0.63); fo 0015 0,5 N (half its usual box
+seen) NSW 0.87 before (N 0.97), SW 0.93 after (N 0.14). Neither in 4: si 0006 3,3 NS both
+(W 0.14 / 0.04, 0.38 of it seen); fi 0011 1,4 and ho 0001 6,1 beside missed pawns (NE 0.77 /
+0.96; NW 0.91 both, no pawn found near); th 0004 5,1 NE 0.99 both (W 0.01 both: the found red
+pawn's body or shadow is read as wall before and after). Over 88 sets of all six renderers
+(dev, lead f5, r6, spent final6-final9; day, night, occ), on tiles a found pawn touches, the
+reads differ with one right on 95 tiles: after 85, before 10. Per side: untouched by pawn
+pixels after 35 / before 10, partly seen 151 / 23, usual box unseen 69 / 37; the more
+confident read is no guide (where before is surer: before 39, after 58). Decoded offline on
+those tiles (88 sets / 160 fresh fifth and sixth frames, seeds 3210000-3213000): after 73 / 15
+wrong, sides no pawn touches keeping the first read 85 / 14, the surer read per side 90 / 13,
+the whole first read 151 / 26. Only where neither band box had a pixel seen is the paint no
+better than the pawn: a coin flip. There the mixture of the two reads (mean probability: kept
+where they agree, ~0.5 where they contradict) was built into the reader and measured: 6 tiles
+fixed (final6 fi 0026 6,1, 0035 6,1; final7 fi_occ 0007 3,6; final7 si 0012 6,5; fresh fifth
+0014 5,6 and 0031 4,5), 3 broken (final6 fo 0004 1,6, final7 fi 0001 0,3, fresh fifth seed
+3213000 0009 3,0), three sets lose a tile: not kept (as dropping the vote, above, the gain is
+within noise). Both reads wrong is the larger share (missed pawns: the pawn stage's).
+
 Only frames with pawns pay for it: one integral image of the pawns' pixels (~0.2 ms).
 """
 

@@ -396,9 +396,10 @@ def _shade_free_logit(
     """
     usual = read_band(bands.usual[..., SHADE_FREE], excluded, cfg, extra_sides)
     outer = read_band(bands.outer[..., SHADE_FREE], excluded, cfg, extra_sides)
-    # Both bands agree and look like the board (within the typical quantile of a class:
-    # a coloured light or a picture moves the chroma off both).
-    agree = ((usual.logit > 0.0) == (outer.logit > 0.0)) & (np.minimum(usual.weight, outer.weight) >= TYPICAL)
+    # Both bands agree and one looks like the board (within the typical quantile of a class:
+    # a coloured light or a picture moves the chroma off both; the shadow's dim, bluish core
+    # beside the pawn moves the near band's off alone, spent final9 third 0004 5,1 W).
+    agree = ((usual.logit > 0.0) == (outer.logit > 0.0)) & (np.maximum(usual.weight, outer.weight) >= TYPICAL)
     if visible is not None:  # weighed as the full read it replaces is (:func:`_seen`)
         usual = replace(usual, weight=usual.weight * _seen(visible[0], cfg))
         outer = replace(outer, weight=outer.weight * _seen(visible[1], cfg))
