@@ -152,10 +152,18 @@ found; its extra blobs held to 0.95 instead of 0.5: missed 169 -> 159, false 60 
 report on each si set), with a second candidates pass on every frame short of four pawns.
 Not kept: the dull pawn still needs evidence a print cannot give at this stage.
 
-A colour with no pawn gets a second pass at S >= 50 for a dull paint (p31, kept, figures
-and reasons in :mod:`vision.pawn_candidates_dull`): a dull body straddles the first gate and
-lies nowhere far above it, a print the lower gate joins is an ink well above it plus its
-pastel ground. r6 day 73.8 -> 77.9; dull prints in occluded frames are what it still takes.
+A second pass at S >= 50 for a colour with no pawn (p31; merged, measured on fresh seeds,
+reverted; code in commits 57d1d13 and 405c40b). A blob the lower gate joins was kept as a
+dull body if >= 15 % of it passed the first gate and <= 10 % lay above S 115 (a dull paint
+straddles the gate and lies nowhere far above it; a print's ink does), and only if the
+model was sure of it on its own evidence (SET_SURE). On the sets it was written on: 12 more
+pawns, 3 more false reports (r6 day 73.8 -> 77.9 %; dull printed gems and creatures on two
+occluded sets). On frames nobody had looked at it is a wash: fresh sixth day +4/-1, +1, 0;
+held-out day +1; fifth 0; the measurement set final10 sixth day two false greens and nothing
+else (the pale green halo round a printed potion, 0000 (0,2), and a print's pale disc, 0013
+(0,5), while the real green pawns there, a bright figure and a pale token, stayed unfound).
+A print's pastel ground passes the same saturation tests as a dull paint; the pass needs a
+body cue a flat halo cannot give, not a saturation band.
 """
 
 from __future__ import annotations
@@ -172,12 +180,11 @@ from companion.board import SIZE, Color
 from companion.observation import TileReading
 from vision.occlusion import shade_invariant
 from vision.order_stats import median
-from vision.pawn_candidates_dull import DULL_KEEP, DULL_SATURATION, dull_blobs, taken_mask
 from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import Material, features
 from vision.pawn_geometry import lean_point, slender_axis
 from vision.pawn_light import light_map, neutral, relit
-from vision.pawn_model import SET_SURE, PawnConfig, confidence
+from vision.pawn_model import PawnConfig
 from vision.rectify import Rectified
 
 #: Judge colours under the board's usual light (:func:`vision.pawn_light.colour_cast`).
@@ -381,8 +388,7 @@ def candidates(
         if cfg.light_sigma > 0:
             light = light_map(value, [plain_wall, plain_arms], cfg.light_sigma * t)
             value = relit(value, light)
-        fitted: list = []
-        masks = _drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light, fitted)
+        masks = _drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
         if cfg.material_shadow:
             plain = (plain_wall, _light_reference(corridor, coloured))
             material = _material(value, plain, (plain_wall, plain_arms))
@@ -415,51 +421,7 @@ def candidates(
                 blob = (color, labels, i, box, rel)
                 context = (hsv, cam, rect, value, floor, light, material, (0.0, cfg.min_thickness))
                 slender.append((color, partial(_slender_candidate, blob, context)))
-    if slender is not None and board:
-        # A colour with no pawn may be a dull paint that the gate saw only in pieces (pawn_candidates_dull).
-        frame = (rect, hue, inside, ranges, masks, out, cfg, light, ((wall, corridor, arms), fitted), (kernel, k))
-        dull = _Dull(frame, (hsv, cam, rect, value, floor, light, material, body))
-        slender.extend((color, partial(dull.candidate, color, rank)) for color in masks for rank in range(DULL_KEEP))
     return out
-
-
-class _Dull:
-    """The second pass of :mod:`vision.pawn_candidates_dull` for one frame, run per colour when first asked.
-
-    ``frame`` is what :func:`candidates` measured on it (the judged image, hues, the tile
-    area, hue ranges, first-gate masks, the blobs judged, config, light map, zones, the
-    opening); ``context`` the arguments :func:`vision.pawn_features.features` takes.
-    """
-
-    def __init__(self, frame: tuple, context: tuple) -> None:
-        self.frame, self.context = frame, context
-        self.found: dict[Color, list[Candidate]] = {}
-
-    def candidate(self, color: Color, rank: int) -> Candidate | None:
-        """The colour's ``rank``-th largest dull blob as a candidate (None past the last)."""
-        if color not in self.found:
-            self.found[color] = self._candidates(color)
-        got = self.found[color]
-        return got[rank] if rank < len(got) else None
-
-    def _candidates(self, color: Color) -> list[Candidate]:
-        rect, hue, inside, ranges, masks, judged, cfg, light, (zone_masks, fitted), (kernel, k) = self.frame
-        hsv, floor = self.context[0], self.context[4]
-        saturation = hsv[..., 1]  # the brightness replaced the value channel, not the saturation
-        lit = cv2.max(cv2.max(rect.image[..., 0], rect.image[..., 1]), rect.image[..., 2]) >= cfg.min_value
-        wide = (cv2.LUT(hue, _hue_table(tuple(ranges[color]))) > 0) & (saturation >= DULL_SATURATION) & lit & inside
-        wide = _drop_artwork(rect, zone_masks, wide, {color: wide}, cfg, light, fitted)[color]
-        taken = taken_mask(wide.shape, [(c.labels, c.index, c.box) for c in judged if c.color == color])
-        labels, stats = _components(wide, kernel, k)
-        limits = (cfg.min_area, cfg.max_area, cfg.max_extent, cfg.min_fill)
-        out = []
-        for i, box, rel in dull_blobs(labels, stats, saturation, masks[color], taken, rect.tile_px, limits):
-            found = features(labels, i, hsv, box, *self.context[1:])
-            # Seen only by the lower gate, a blob must be sure to be a pawn on its own evidence
-            # (SET_SURE): the board's terms (set size, the light's consensus) are not to carry it.
-            if found is not None and (floor is None or confidence(found[0], floor[0]) >= max(floor[1], SET_SURE)):
-                out.append(Candidate(color, found[0], found[1], box, rel, labels, i))
-        return out
 
 
 def _slender_box(area: float, w: int, h: int, min_width: float) -> bool:
@@ -550,7 +512,6 @@ def _drop_artwork(
     masks: dict[Color, np.ndarray],
     cfg: PawnConfig,
     light: np.ndarray | None = None,
-    fitted: list | None = None,
 ) -> dict[Color, np.ndarray]:
     """Remove pixels that look like this frame's corridor (anywhere) or walls (outside the corridor core).
 
@@ -559,9 +520,6 @@ def _drop_artwork(
     (:mod:`vision.pawn_light`) the lightness is compared with the light divided out,
     and weighs ``relit_lightness_weight``: under even light a pawn the artwork's
     colour still stands out by its own shading and highlights.
-
-    ``fitted`` is where the wall's and the corridor's Gaussians are kept: empty, they
-    are learned and put there; filled (by an earlier call on the frame), they are reused.
     """
     wall, corridor, arms = zone_masks
     width = wall.shape[1]
@@ -571,21 +529,15 @@ def _drop_artwork(
     if len(where_coloured) == 0:
         return masks
     ys, xs = np.divmod(where_coloured, width)
-    if fitted:
-        values = np.ascontiguousarray(_artwork_colours(rect.image, (where_coloured,), cfg, light)[0].T)
-        gausses = fitted
-    else:
-        # The colour transform is per pixel, so it is computed only where it is read: the
-        # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
-        flat = (where_coloured, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
-        values, wall_samples, arm_samples = (
-            np.ascontiguousarray(a.T) for a in _artwork_colours(rect.image, flat, cfg, light)
-        )
-        gausses = [_gaussian(wall_samples), _gaussian(arm_samples)]
-        if fitted is not None:
-            fitted += gausses
+    # The colour transform is per pixel, so it is computed only where it is read: the
+    # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
+    flat = (where_coloured, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
+    values, wall_samples, arm_samples = (
+        np.ascontiguousarray(a.T) for a in _artwork_colours(rect.image, flat, cfg, light)
+    )
     artwork = np.zeros(len(ys), dtype=bool)
-    for gauss, where in zip(gausses, (~corridor[ys, xs], np.ones(len(ys), dtype=bool)), strict=True):
+    for samples, where in ((wall_samples, ~corridor[ys, xs]), (arm_samples, np.ones(len(ys), dtype=bool))):
+        gauss = _gaussian(samples)
         if gauss is None:
             continue
         mu, inv = gauss
