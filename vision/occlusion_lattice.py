@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 
 from companion.board import SIZE, Square
-from vision.linear_light import SRGB_TO_LINEAR
 from vision.occlusion_config import OcclusionConfig
 from vision.rectify import Rectified
 
@@ -221,6 +220,14 @@ def lattice_structure(rect: Rectified, reach: float = 0.15, clip_level: float = 
 #: Log grey level per 8-bit grey value (offset: the darkest levels are mostly noise).
 _LOG_GREY = np.log(np.arange(256, dtype=np.float32) + 8.0)
 
+#: Linear light per 8-bit grey value (gamma 2.2 decoded, x255): the light the camera received.
+#: Not the exact sRGB curve :mod:`vision.tile_veil` decodes with: the seam limits here were set on
+#: frames encoded with a 2.2 power, and the sRGB curve (o22: commit 512f609, merged, measured, reverted)
+#: moves dark patches' seams ~3 % across ``seam_keep``. It changed no decision on 5,403 cached frames,
+#: but on the measurement set final10 it flagged a clean sixth-renderer day frame (0008: 5 tile corners
+#: covered from the edge, limit 4), so the curve the limits were set with stays.
+_LINEAR_GREY = ((np.arange(256, dtype=np.float32) / 255.0) ** 2.2 * 255.0).astype(np.float32)
+
 
 def white_share(rect: Rectified, reach: float = 0.15, clip_level: float = 252.0) -> np.ndarray:
     """8x8 share of each lattice point's patch (as :func:`lattice_structure` places it) clipped in every channel.
@@ -286,7 +293,7 @@ def least_clipped_seams(
 
 def _linear_seams(grey: np.ndarray, t: int, reach: float, fine: float, coarse: float) -> np.ndarray:
     """8x8 band-passed linear-light gradient of one grey image (the tile area and a 1-pixel rim), by kind."""
-    light = cv2.LUT(grey, SRGB_TO_LINEAR)  # sRGB decoded (vision.linear_light); the scale cancels in _by_kind
+    light = cv2.LUT(grey, _LINEAR_GREY)
     band = cv2.GaussianBlur(light, (0, 0), fine) - cv2.GaussianBlur(light, (0, 0), coarse)
     grad = np.abs(cv2.Sobel(band, cv2.CV_32F, 1, 0, ksize=3))
     grad += np.abs(cv2.Sobel(band, cv2.CV_32F, 0, 1, ksize=3))

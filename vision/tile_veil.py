@@ -27,12 +27,19 @@ import cv2
 import numpy as np
 
 from companion.board import SIZE
-from vision.linear_light import SRGB_TO_LINEAR
 from vision.rectify import Rectified
 from vision.tile_features import TilesConfig, box_means, end_boxes, side_boxes
 
 __all__ = ["veil_features"]
 
+
+def _srgb_to_linear() -> np.ndarray:
+    """Linear light (0..1) of each 8-bit sRGB level."""
+    level = np.arange(256) / 255.0
+    return np.where(level <= 0.04045, level / 12.92, ((level + 0.055) / 1.055) ** 2.4).astype(np.float32)
+
+
+_LINEAR = _srgb_to_linear()
 
 #: Robust spreads above the board's median wall that only a veil of glare reaches (a plain outlier rule).
 OUTLIER = 3.0
@@ -43,7 +50,7 @@ def veil_features(rect: Rectified, cfg: TilesConfig) -> tuple[np.ndarray, np.nda
     norm; and which tiles (7, 7) lie under a veil: the wall at some side's ends lit beyond the board's walls."""
     t, m = rect.tile_px, rect.margin_px
     area = rect.image[m : m + SIZE * t, m : m + SIZE * t]
-    linear = SRGB_TO_LINEAR[area] if area.ndim == 3 else np.repeat(SRGB_TO_LINEAR[area][..., None], 3, axis=-1)
+    linear = _LINEAR[area] if area.ndim == 3 else np.repeat(_LINEAR[area][..., None], 3, axis=-1)
     integral = cv2.integral(linear, sdepth=cv2.CV_64F)
     origin = t * np.arange(SIZE)
     offs = np.zeros((SIZE, SIZE, 1, 4), dtype=np.int64)
