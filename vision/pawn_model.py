@@ -336,6 +336,12 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: Not this stage's 2: f10 0019 (Y, B) is a dim day frame (grey mean 45) ``lighting.decide`` calls
 #: night. With the label's corners 5 go right (f9 0006 Y print, 0013 B, 0019 B print, 0020 R, 0028
 #: G print), none on f10: small locate errors move these blobs' features across the threshold.
+#: A lead for the print class, measured only (every blob >= 0.5 on both sets, located corners): a
+#: plane fitted to the blob's relit brightness against one fitted to its ring 0.08-0.3 tile out
+#: (certain wall / corridor, each over its level): the prints' "shading" is the light the light map
+#: left on the board around them. Slope per tile, pawns (215) / art (63), median: blob 1.39 / 0.89,
+#: ring 0.28 / 0.41, blob over ring 4.8 / 2.2 (quartiles 2.8-9.2 / 1.3-3.2), cosine 0.75 / 0.95. A
+#: pawn's own cast shadow tilts its ring too, so it overlaps: a feature for a refit, not a gate.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
