@@ -342,6 +342,11 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: left on the board around them. Slope per tile, pawns (215) / art (63), median: blob 1.39 / 0.89,
 #: ring 0.28 / 0.41, blob over ring 4.8 / 2.2 (quartiles 2.8-9.2 / 1.3-3.2), cosine 0.75 / 0.95. A
 #: pawn's own cast shadow tilts its ring too, so it overlaps: a feature for a refit, not a gate.
+#: Tried offline, not kept: dividing the blob's relit brightness by its ring's plane before the
+#: shading measures (surface, smooth_range; model unchanged; each colour's best blob, day frames,
+#: pawns lost-gained / false added-dropped): f10 ho 1-0 / 2-1, f9 ho 0-0 / 1-0, r6 2-0 / 1-0, dev
+#: fo 1-0 / 1-1, th 0-1 / 0-0, tr 0-0 / 1-0, lead f5 0-1 / 0-1, f10 si 0-1 / 0-1: the prints'
+#: terms barely move (their surface stays at a pawn's) and the pawns' cast-shadow side is divided out.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
