@@ -34,6 +34,9 @@ occluded, six renderers): ``seam_keep`` 0.7 reads it but loses 9 hands; a lit fo
 own colour" (the group still judged by :func:`_fading` and :func:`_keeps_seams`) reads it with no
 hand lost, but wipes the flat cells of three hands (o12 tr_occ 0017: 5 -> 0, deciding alone before;
 all three still caught by their band runs): a lit pale hand passes every glare test there. Not kept.
+Also flagged, fresh sixth-renderer si_occ 0025 of seed 3245000 (clean, glare over the left edge):
+5 flat cells on tile (5,0) made unclear (0.45) by the glare, corners 1.8-2.8x, seams kept, no
+foreign corner, but :func:`_fading` says no (the pool is cut by the board's edge); not studied.
 """
 
 from __future__ import annotations
