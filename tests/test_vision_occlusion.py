@@ -589,6 +589,31 @@ def test_an_edge_tile_washed_out_by_light_does_not_back_a_frame_band_run() -> No
     assert _lit_tiles(unclear, colours, nothing, lit) == set()
 
 
+def test_an_edge_tile_lit_from_outside_and_fading_inward_counts_as_lit() -> None:
+    """A lamp's pool over the board's edge lights the edge tile's outer corners most and fades over the tile:
+    its inner corners keep at least ``lit_falloff`` of the outer ones' lightness. A hand lit over the outer
+    corners ends at its outline: the inner corners stay at the board's level."""
+    cfg = OcclusionConfig()
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., 2] = 10.0
+    colours[3:5, 0, 2] = 20.0  # outer corners of left edge tile (3, 0), twice the board's
+    colours[3:5, 1, 2] = 12.0  # inner corners 0.6 of them, under night_lit of the board's
+    nothing = np.zeros((8, 8), bool)
+    lit, fall = cfg.night_lit, cfg.lit_falloff
+    assert _lit_tiles({(3, 0)}, colours, nothing, lit) == set()  # without the falloff: not all four lit
+    assert _lit_tiles({(3, 0)}, colours, nothing, lit, falloff=fall) == {(3, 0)}
+    colours[3:5, 1, 2] = 8.0  # inner corners at 0.4 of the outer: a lit hand's edge, not a fading pool
+    assert _lit_tiles({(3, 0)}, colours, nothing, lit, falloff=fall) == set()
+    colours[3:5, 1, 2] = 12.0
+    hand = nothing.copy()
+    hand[3, 0] = True
+    assert _lit_tiles({(3, 0)}, colours, hand, lit, falloff=fall) == set()  # a corner of its own colour
+    colours[3:5, 6:8, 2] = colours[3:5, 1::-1, 2]  # the same light from the right side
+    assert _lit_tiles({(3, 6)}, colours, nothing, lit, falloff=fall) == {(3, 6)}
+    colours[3:5, 3:5, 2] = colours[3:5, 0:2, 2]  # the same pattern inside the board: no outside to light it from
+    assert _lit_tiles({(3, 3)}, colours, nothing, lit, falloff=fall) == set()
+
+
 def test_at_night_a_coloured_light_over_the_edge_tints_the_glowing_corner_only_part_of_the_way() -> None:
     """An LED's pool adds one light to the dark frame and to the glowing tile corner beside it: the corner's
     colour moves only part of the way toward the frame segment's. A hand brings one colour to both."""

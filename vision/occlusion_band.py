@@ -19,7 +19,9 @@ Wrongly flagged, light read as an arm (a run backed by an edge tile the light it
 unclear): spent final9 si_day 0036 (sixth renderer, clean): a warm lamp glare on the bottom
 band, segments 10-12 at 1.8-2.6x the threshold, 1.6-2.2x the model's lightness, beside tile
 (6,5) at 0.45 whose outer corners it lit 1.36/1.54x (inner 1.02/1.08, seams kept, none
-foreign), so :func:`vision.occlusion._lit_tiles` (all four corners lit) keeps it. (Spent
+foreign), so :func:`vision.occlusion._lit_tiles` (all four corners lit) kept it; read since
+``lit_falloff`` (the inner corners keep 0.70-0.75 of the outer ones' light; deciding hands 0.22-0.37),
+as is a fresh o22 sixth-renderer frame lit over the top-left edge the same way. (Spent
 final9 fo_night 0012, a soft halo beside two pawns on an edge square, is read since
 :func:`beside_squares_unknown`.) Tried (o21, every
 cached frame re-decided, 3,422 clean / 1,433 occluded): an edge tile lit on its outer corners

@@ -22,6 +22,21 @@ At night the camera's gain is high: in a dark object (a cup over the glowing wal
 the sensor's noise alone makes a gradient as strong as the tiles' structure, so the
 log grey is smoothed first (``night_flat_blur``, 1.5 px of the 48 px tile: the noise
 goes, the tiles' edges stay).
+
+Wrongly flagged, a tinted glare (o23): spent final10 si_day 0035 (sixth renderer, clean, a cool
+lamp's glare over the top edge) "3 half tiles without the tiles' structure": cells over tiles
+(0,0)-(0,1) lie on corner (0,0), lit 1.97x the board's median point, its colour pulled off the
+walls' (bluish, not toward white) and its seams at 0.73 of the median in linear light, under
+``seam_keep`` (0.9), so :func:`vision.occlusion_lattice._lit_seams` leaves it foreign and a foreign
+corner on its tiles makes the group a surface. Tried (every cache re-decided, 4,361 clean / 1,602
+occluded, six renderers): ``seam_keep`` 0.7 reads it but loses 9 hands; a lit foreign corner
+(>= ``night_lit``) keeping ``lit_lost``-``lit_edge`` of the seams not counting as "a corner of its
+own colour" (the group still judged by :func:`_fading` and :func:`_keeps_seams`) reads it with no
+hand lost, but wipes the flat cells of three hands (o12 tr_occ 0017: 5 -> 0, deciding alone before;
+all three still caught by their band runs): a lit pale hand passes every glare test there. Not kept.
+Also flagged, fresh sixth-renderer si_occ 0025 of seed 3245000 (clean, glare over the left edge):
+5 flat cells on tile (5,0) made unclear (0.45) by the glare, corners 1.8-2.8x, seams kept, no
+foreign corner, but :func:`_fading` says no (the pool is cut by the board's edge); not studied.
 """
 
 from __future__ import annotations
