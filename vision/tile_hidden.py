@@ -43,6 +43,27 @@ fixed (final6 fi 0026 6,1, 0035 6,1; final7 fi_occ 0007 3,6; final7 si 0012 6,5;
 3213000 0009 3,0), three sets lose a tile: not kept (as dropping the vote, above, the gain is
 within noise). Both reads wrong is the larger share (missed pawns: the pawn stage's).
 
+Fifth and held-out day misreads (t17, located reads, open probability in brackets). Spent
+final11 fifth (9): 7 under pawns or piles with the side blind, the paint deciding (0001 6,1,
+0006 1,0, 0007 3,1, 0021 1,2, 0023 6,3, 0036 3,0, 0039 0,3); 1 the inventory's knock-on of 0021
+1,2 (3,0 opened); 1 a diagonal neighbour's cast shadow over a seen side (0036 3,4 W 0.05:
+:func:`vision.tiles.shaded_sides` reaches only facing sides). final11 held-out (5): 2 geometry
+(0008 3,3, 0029 6,1: right at the label corners); 2 the paint closing an arm the first read saw
+open (0011 2,1 W 0.77 -> 0.01, 0033 1,1 E 0.99 -> 0.01); 1 a found pawn's body outside its mask
+read as corridor (0004 5,6 E 0.99). final10: fifth 2 under pawns, 2 a light wedge's edge
+(0023); held-out 11 under broad shadows or warm light on the pale edition (0015, 0024, 0027,
+0020), 1 paint (0001 1,3 E 0.99 -> 0.06), 1 a missed pawn (0032 4,3). final9 held-out 0014 and
+0021 (read since grid_quality's fix): 9 weak under shadow or glare, 1 a pile. Fresh fifth frames
+(seeds 3260000-3262039, 120): 13 of 18 blind under pawns or piles. The largest class is the blind
+side (neither band box 0.1 seen). Read for the shape only (published edges kept): a closed-looking
+blind side set to 0.5 (paint that fills an arm from its wall flanks): 26 sets (the day sets of
+six renderers: dev, lead f5, r6, spent final9-final11; two night) 77 -> 74 wrong tiles, but
+spent final10 fifth 4 -> 5 (0013 3,5: the order of two blind closed sides was right) and fresh
+fifth 18 -> 19; scaled by the seen share instead 77 -> 76 / 18 -> 18; with a floor keeping the
+order 77 -> 75 / 18 -> 18 (fresh 3262000 7 -> 8). These three changed only fifth-renderer tiles
+(fresh sixth frames, seed 3263000: 5 -> 5); every blind side scaled by 0.01: 77 -> 77, four sets
+of four renderers lose a tile. A blind side is a coin flip either way: not kept.
+
 Only frames with pawns pay for it: one integral image of the pawns' pixels (~0.2 ms).
 """
 
