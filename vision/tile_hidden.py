@@ -63,7 +63,7 @@ fifth 18 -> 19; scaled by the seen share instead 77 -> 76 / 18 -> 18; with a flo
 order 77 -> 75 / 18 -> 18 (fresh 3262000 7 -> 8). These three changed only fifth-renderer tiles
 (fresh sixth frames, seed 3263000: 5 -> 5); every blind side scaled by 0.01: 77 -> 77, four sets
 of four renderers lose a tile. A blind side is a coin flip either way: not kept. The blind
-sides of 20 day sets (fifth, sixth, held-out, third; 290, label of the truth): closed-looking
+sides of 16 day sets (fifth, sixth, held-out, third; 290, label of the truth): closed-looking
 inside the board 51 closed / 67 open (57 % open, all inner sides 65 %: little beyond the base
 rate), at the board's edge 62 / 5 (all edge sides 25 % open); open-looking 27 / 88 (beside a
 neighbour's closed side 0 / 10: the paint there is the tile's own arm).
