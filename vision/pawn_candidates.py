@@ -2,7 +2,8 @@
 
 The corridor and wall colours are learned on this frame, where the read openings
 say a pixel is certainly corridor or certainly wall whatever the edition (see
-:mod:`vision.pawns`, step 1); each surviving blob is described by
+:mod:`vision.pawns`, step 1, and :mod:`vision.pawn_artwork`, which also tells a wall of
+several materials from one); each surviving blob is described by
 :func:`vision.pawn_features.features`.
 
 Colours are judged under the board's usual light: where the materials show the light
@@ -178,8 +179,8 @@ import numpy as np
 
 from companion.board import SIZE, Color
 from companion.observation import TileReading
-from vision.occlusion import shade_invariant
 from vision.order_stats import median
+from vision.pawn_artwork import drop_artwork
 from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import Material, features
 from vision.pawn_geometry import lean_point, slender_axis
@@ -307,32 +308,6 @@ def _material(value: np.ndarray, where: Sequence[np.ndarray], reference: Sequenc
     return where[0], where[1], levels[0], levels[1]
 
 
-def _mahalanobis2(d: np.ndarray, inv: np.ndarray) -> np.ndarray:
-    """Squared Mahalanobis lengths of the columns of ``d`` ((3, n): channel rows keep numpy's loops long)."""
-    return ((inv @ d) * d).sum(axis=0)
-
-
-def _gaussian(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Robust mean ((3, 1)) and inverse covariance of ``samples`` ((3, n) float64; None when too few)."""
-    if samples.shape[1] < 50:
-        return None
-    keep = samples
-    for _ in range(3):
-        mu, inv = _moments(keep)
-        keep = samples[:, _mahalanobis2(samples - mu, inv) < 9.0]
-        if keep.shape[1] < 30:
-            return None
-    return _moments(keep)
-
-
-def _moments(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and inverse of the (unbiased, +4 on the diagonal) covariance, as ``np.cov`` gives it, by one product."""
-    mu = samples.mean(axis=1, keepdims=True)
-    d = samples - mu
-    cov = (d @ d.T) / max(1, samples.shape[1] - 1) + np.eye(samples.shape[0]) * 4.0
-    return mu, np.linalg.inv(cov)
-
-
 def candidates(
     rect: Rectified,
     tiles: Sequence[TileReading] | None,
@@ -388,7 +363,7 @@ def candidates(
         if cfg.light_sigma > 0:
             light = light_map(value, [plain_wall, plain_arms], cfg.light_sigma * t)
             value = relit(value, light)
-        masks = _drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
+        masks = drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
         if cfg.material_shadow:
             plain = (plain_wall, _light_reference(corridor, coloured))
             material = _material(value, plain, (plain_wall, plain_arms))
@@ -503,72 +478,3 @@ def _components(mask: np.ndarray, kernel: np.ndarray, k: int) -> tuple[np.ndarra
     stats[1:, 0] += x0
     stats[1:, 1] += y0
     return labels, stats
-
-
-def _drop_artwork(
-    rect: Rectified,
-    zone_masks: tuple[np.ndarray, np.ndarray, np.ndarray],
-    coloured: np.ndarray,
-    masks: dict[Color, np.ndarray],
-    cfg: PawnConfig,
-    light: np.ndarray | None = None,
-) -> dict[Color, np.ndarray]:
-    """Remove pixels that look like this frame's corridor (anywhere) or walls (outside the corridor core).
-
-    ``zone_masks`` are :func:`zones` (certain wall, certain corridor, corridor arms);
-    ``coloured`` is the union of ``masks``. With the board's ``light`` map
-    (:mod:`vision.pawn_light`) the lightness is compared with the light divided out,
-    and weighs ``relit_lightness_weight``: under even light a pawn the artwork's
-    colour still stands out by its own shading and highlights.
-    """
-    wall, corridor, arms = zone_masks
-    width = wall.shape[1]
-    # Flat indices first, rows and columns from them: np.nonzero over the whole board
-    # costs ~5x np.flatnonzero, the same pixels in the same order.
-    where_coloured = np.flatnonzero(coloured)
-    if len(where_coloured) == 0:
-        return masks
-    ys, xs = np.divmod(where_coloured, width)
-    # The colour transform is per pixel, so it is computed only where it is read: the
-    # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
-    flat = (where_coloured, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
-    values, wall_samples, arm_samples = (
-        np.ascontiguousarray(a.T) for a in _artwork_colours(rect.image, flat, cfg, light)
-    )
-    artwork = np.zeros(len(ys), dtype=bool)
-    for samples, where in ((wall_samples, ~corridor[ys, xs]), (arm_samples, np.ones(len(ys), dtype=bool))):
-        gauss = _gaussian(samples)
-        if gauss is None:
-            continue
-        mu, inv = gauss
-        d = values - mu
-        if cfg.shade_is_artwork and light is not None:
-            d[2] = np.maximum(d[2], 0.0)  # the material in a shadow (a pawn's cast shadow) is still the material
-        artwork |= where & (_mahalanobis2(d, inv) < cfg.wall_distance2)
-    drop = np.zeros(wall.shape, dtype=bool)
-    drop[ys[artwork], xs[artwork]] = True
-    return {color: mask & ~drop for color, mask in masks.items()}
-
-
-def _artwork_colours(
-    image: np.ndarray, flat: Sequence[np.ndarray], cfg: PawnConfig, light: np.ndarray | None = None
-) -> list[np.ndarray]:
-    """The artwork comparison colours (float64, (n, 3)) of the pixels at each array of flat indices.
-
-    Shade-invariant chromaticity is a per-pixel formula, so it is applied to the few
-    gathered pixels only (the same numbers as over the whole image, at a fraction of
-    the cost); Lab goes through OpenCV on the whole image as before.
-    """
-    if cfg.shade_invariant_artwork:
-        pixels = image.reshape(-1, image.shape[2])
-        if light is None:
-            weight = cfg.artwork_lightness_weight
-            return [shade_invariant(pixels[i][:, None, :], weight).reshape(-1, 3).astype(np.float64) for i in flat]
-        out = []
-        for i in flat:
-            colours = shade_invariant(pixels[i][:, None, :], cfg.relit_lightness_weight).reshape(-1, 3)
-            colours[:, 2] /= light.reshape(-1)[i]
-            out.append(colours.astype(np.float64))
-        return out
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).reshape(-1, 3)
-    return [lab[i].astype(np.float64) for i in flat]

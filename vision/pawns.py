@@ -81,6 +81,30 @@ blobs touch, the one nearer the nadir stands in front and hides the other's foot
 one is placed from its top instead, as far behind it as the front pawn's base lies
 behind its own (:func:`vision.pawn_geometry.hidden_bases`; a pile of pawns).
 
+Where the fifth (true 3D) renderer's day pawns are lost (p35; main 8a5a8ae, the label-free
+reader; final9/10/11 fi_day and 40 own frames at seeds 3275000+: 46 pawns wrong, the cause of
+each measured with the label's corners and the model's terms against the median found pawn's):
+
+* *No candidate* (14). Ten are a pawn of a material's own colour dropped by the artwork test:
+  a yellow cone on a sand corridor (5; its chromaticity is the corridor's: r, g 42.9 / 35.2
+  against 43.3 / 34.8, sd 2.1; only its shading and outline differ), a green or blue pawn
+  against a wall that mixes grass, water and stone on one board (5: the single wall Gaussian
+  spans the colours between the materials; :mod:`vision.pawn_artwork` now tells the materials
+  apart, which gives back the pawns *between* them, 3 of the 5, not a lime pawn on grass or a
+  blue one on water). Three fail the saturation or value gate (a pale block figure, 29 % of its
+  S >= 50 pixels at S >= 90; a yellow washed out by glare; a lime pawn in shadow); one dark navy
+  pawn leaves ragged pieces that score 0.09.
+* *Whole blob scored under 0.5* (16): no shading (``surface`` 0.04-0.25) and no cast shadow
+  (``shadow`` 0.03-0.11) under soft window light on a dim frame (final11 0002: all three, 0.10-0.28);
+  dark green bodies (``value_cv`` 0.42-0.62: final11 0003, final10 0022, 0032, 0039); block-shaped
+  figures seen from above (``solidity`` 0.61-0.79, ``surface`` <= 0.11); round tops seen straight
+  down (``elongation`` ~1). Fourteen of the 46 misses are green. These are the model's features.
+* *Located corners only* (6): found with the label's corners, 0.30-0.49 with the located ones
+  (the nadir and zones move ``elongation`` and ``surface``).
+* *Beaten by a print* (5): the pawn at 0.90-0.95, a printed shaded orb (dark rim, highlight) at
+  0.95-1.00 (4), a green wall strip once.
+* *Wrong square* (lean, nadir, pile placement): none.
+
 Uncalibrated hue ranges work for the four colours; calibration narrows them.
 ``calibration.json`` schema (all optional)::
 
