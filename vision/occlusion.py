@@ -27,6 +27,13 @@ Not seen: a hand holding a mug over tiles (0,2)-(1,3) of spent final9 th_occ 000
 pawns on (0,3) and (1,3); those squares and their tile corners are left out, no corner stays
 foreign, and the arm's crossing of the orange frame passes for glare (pale skin over orange).
 A pawn detector that takes a hand for pawns hides it from every signal here.
+
+Clean frames flagged on the spent final9-final11 day and occluded sets of the six renderers (read
+live with main 8a5a8ae): final11 th_day 0013, a lamp's pool washing four fixed tiles out (quality
+0.83; read since :func:`_unwashed_quality`), and final10 si_day 0035, a cool glare's flat cells
+(:mod:`vision.occlusion_flat`); no other. Spent final9 ho_day 0014/0021 are read live since t15's
+sharper-band rule in :func:`vision.tiles.grid_quality`; the cached rows of /tmp/o19/cache9 keep
+their older quality (0.82/0.83) and still flag them when re-decided.
 """
 
 from __future__ import annotations
@@ -51,7 +58,7 @@ from vision.occlusion_band import (
     without_gates,
 )
 from vision.occlusion_config import OcclusionConfig, Signals
-from vision.occlusion_fixed import shade_free_mismatch
+from vision.occlusion_fixed import fixed_squares, fixed_tile_agreement, shade_free_mismatch
 from vision.occlusion_flat import flat_groups
 from vision.occlusion_frame import frame_problem, percentiles_u8, sharpness, small_grey
 from vision.occlusion_lattice import (
@@ -148,6 +155,7 @@ def signals(
         cfg.lit_edge,
     )
     bar = cfg.night_min_quality if lighting == "night" else cfg.min_quality
+    unwashed = _unwashed_quality(rect, hidden, foreign, seams, cfg, lighting) if quality < bar else -1.0
     return Signals(
         band_run=longest_run(flags, near),
         band_alone=longest_run(without_gates(flags)),
@@ -166,7 +174,61 @@ def signals(
         dark_flat=dark,
         marked_low=_marked_group(foreign, unclear, cfg.min_marked_low),
         shade_free_wrong=shade_free_mismatch(rect, hidden, lighting) if quality < bar else -1,
+        unwashed_quality=unwashed,
     )
+
+
+def _unwashed_quality(
+    rect: Rectified,
+    hidden: set[Square],
+    foreign: np.ndarray,
+    seams: Callable[[], tuple[np.ndarray, np.ndarray]],
+    cfg: OcclusionConfig,
+    lighting: str,
+) -> float:
+    """The grid quality leaving out the fixed tiles a light washed out and left disagreeing; -1 when
+    there are none, when any tile corner is foreign, or when fewer than ``min_unwashed_fixed`` remain.
+
+    Asked only when the grid quality fails. A fixed tile is washed out when each of its four corners is
+    partly blown out (at least ``washed_clip`` of its pixels clipped) and keeps its seams in linear light
+    between ``lit_lost`` and ``lit_edge`` of the median (light added leaves the gaps between tiles as they
+    were; :func:`_lit_tiles` holds lit edge tiles to the same bounds), none of them foreign. Clipped, its
+    corridors and walls both turn white: its open sides look closed and its agreement falls (0.33-0.50)
+    although nothing hides it. Only such tiles under the bar are left out, so a washed tile read right
+    still vouches for the grid, a wrong grid (every tile near 0.5) gains nothing, and a tile under a
+    hand still counts: a hand hides the seams (under ``lit_lost``), brings its outline (over ``lit_edge``)
+    or leaves a corner unclipped at its edge. And only when no tile corner is foreign at all: light
+    explains the mismatch only where nothing with a colour of its own lies on the board.
+
+    Spent final11 th_day 0013 (third renderer, clean, a lamp's pool over the lower middle of a cream/pale
+    green board): fixed tiles (4,2), (4,4), (6,2), (6,4) agreed 0.33-0.50 (every open side read closed,
+    corners 0.42-0.72 clipped, seams 0.44-1.03), quality 0.83 "board partly hidden"; (4,4), (6,2), (6,4)
+    are washed out ((4,2) has a corner at 0.44 of the seams), 0.83 -> 0.92, read with 47 of 49 tiles
+    right. Over the cached frames of /tmp/o21/cmp.sh plus final10/final11 (six renderers, day, night,
+    occluded) no other decision changed; one hand had a washed tile left out (o9 th_occ 0016, 0.823 ->
+    0.834, still under 0.85). Without the foreign-corner condition spent final11 th_occ 0001 (a hand,
+    glare washing (4,0) beside it) rose to 0.847 and final7 th_occ 0002 to 0.866 (caught by the frame
+    band), too close; leaving every washed tile out (read right or not) kept th_day 0013 at 0.875
+    (9 of its fixed tiles are partly clipped, 7 of them read right).
+    """
+    if foreign.any():
+        return -1.0
+    bar = cfg.night_min_quality if lighting == "night" else cfg.min_quality
+    strength, clipped = seams()
+    kept = (strength >= cfg.lit_lost) & (strength <= cfg.lit_edge)
+    washed = {
+        (r, c)
+        for r, c in set(FIXED_TILES) - hidden
+        if bool(kept[r : r + 2, c : c + 2].all()) and float(clipped[r : r + 2, c : c + 2].min()) >= cfg.washed_clip
+    }
+    if not washed:
+        return -1.0
+    agree = fixed_tile_agreement(rect, lighting)
+    pairs = zip(fixed_squares(), agree, strict=True)
+    keep = [float(a) for sq, a in pairs if sq not in hidden and not (sq in washed and a < bar)]
+    if len(keep) == len(FIXED_TILES) - len(hidden & set(FIXED_TILES)) or len(keep) < cfg.min_unwashed_fixed:
+        return -1.0
+    return float(np.mean(keep))
 
 
 #: At night a foreign lattice cluster this small (one edge tile's two outer corners) is a pawn's size.
@@ -341,7 +403,8 @@ def _largest_group(squares: set[Square]) -> int:
 def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None = None) -> str | None:
     """The reason the frame cannot be read now, or None (thresholds in :class:`OcclusionConfig`).
 
-    Day and night share the fixed tiles, the grid quality and an arm crossing the
+    Day and night share the fixed tiles, the grid quality (not when a shadow band or a light
+    explains the fixed tiles' mismatch: ``shade_free_wrong``, ``unwashed_quality``) and an arm crossing the
     frame beside a disturbed edge tile. By day a group of unclear tiles needs
     something at the edge too, and a long frame-band run or foreign tile corners
     reaching in from the edge decide alone (from ``min_day_lattice_unclear`` when they
@@ -361,7 +424,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"fixed tiles do not match their known openings at {where}"
     # A low-contrast board under a shadow band: every fixed tile on its known side by shade-free colour.
     matched = 0 <= sig.shade_free_wrong <= cfg.max_fixed_mismatch
-    if sig.quality < (cfg.night_min_quality if night else cfg.min_quality) and not matched:
+    bar = cfg.night_min_quality if night else cfg.min_quality
+    if sig.quality < bar and not matched and sig.unwashed_quality < bar:
         return f"board partly hidden or misread (fixed tiles match {sig.quality:.2f})"
     if night and sig.low_tiles > cfg.night_max_low_tiles:
         return f"{sig.low_tiles} tiles unclear"

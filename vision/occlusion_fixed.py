@@ -27,6 +27,12 @@ light (spent final7 si_occ 0010, th_occ 0001: their clipped corners keep seams i
 least clipped channel as 0021's do), and judging on all 12 features counts 4-5 on both.
 Six cached occluded frames (q 0.78-0.85, up to 7 unclear tiles) are caught by the
 quality alone with the same signals as these two, so no bound on them is safe either.
+
+The grid quality tile by tile (:func:`fixed_tile_agreement`) serves
+:func:`vision.occlusion._unwashed_quality`: fixed tiles a lamp washed out (every corner partly
+clipped, seams kept) and left disagreeing are left out of a failing quality when no tile corner is
+foreign. The two pale hands above stay caught: th_occ 0001's clipped tiles lost their seams (0.00-0.05)
+or have an unclipped corner at the hand's outline; si_occ 0010 has a foreign corner.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from companion.board import Square
 from vision.rectify import Rectified
 from vision.tile_features import FIXED_EDGES, FIXED_OPEN, view_bands
 from vision.tile_model import Band, TileModel, held_out, typical_weight
-from vision.tiles import combine_bands, tiles_for_lighting
+from vision.tiles import combine_bands, sharper_where_typical, tiles_for_lighting
 
 #: The shade-free chroma among the reader's 12 edge features: (L, a, b, std L, a/(L+16), b/(L+16)) relative to
 #: the tile's middle corners, then the same relative to the side's ends (:func:`vision.tile_features.edge_features`).
@@ -64,3 +70,26 @@ def shade_free_mismatch(rect: Rectified, covered: Iterable[Square] = (), lightin
     hidden = set(covered)
     tiles = [(int(r), int(c)) for r, c in FIXED_EDGES[::4, :2]]
     return sum(1 for sq, bad in zip(tiles, wrong, strict=True) if bad and sq not in hidden)
+
+
+def fixed_tile_agreement(rect: Rectified, lighting: str = "day") -> np.ndarray:
+    """Per fixed tile (in FIXED_EDGES' order, 16) the mean agreement of its 4 known edges, computed exactly as
+    :func:`vision.tiles.grid_quality` computes it (whose mean over all 16 is the grid quality). ~5 ms; asked
+    only when the grid quality fails."""
+    cfg = tiles_for_lighting(None, lighting)
+    bands = view_bands(rect, cfg)
+    read = []
+    for features in (bands.usual, bands.outer):
+        known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2]]
+        logit, distance = held_out(known, cfg)
+        weight = typical_weight(distance, known.shape[1], cfg)
+        read.append(Band(TileModel(np.zeros(1), 1.0, 0.0, 1.0), logit[None, :, None], weight[None, :, None]))
+    combined = combine_bands(read[0], read[1], np.zeros((1, len(FIXED_EDGES)), dtype=bool), cfg)
+    logit = sharper_where_typical(read[0], read[1], combined)[0, :, 0]
+    prob = np.clip(1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50))), cfg.prob_floor, 1.0 - cfg.prob_floor)
+    return np.where(FIXED_OPEN, prob, 1.0 - prob).reshape(-1, 4).mean(axis=1)
+
+
+def fixed_squares() -> list[Square]:
+    """The 16 fixed tiles' squares in FIXED_EDGES' order."""
+    return [(int(r), int(c)) for r, c in FIXED_EDGES[::4, :2]]
