@@ -22,7 +22,6 @@ import cv2
 import numpy as np
 
 from vision.order_stats import median, percentiles
-from vision.pawn_fringe import FRINGE_MAX, fringe_asym
 from vision.pawn_geometry import nadir_spread, slender_axis
 from vision.rectify import Rectified
 
@@ -33,8 +32,7 @@ FEATURES: tuple[str, ...] = (
     "log_area", "log_area_small", "log_area_large", "fill", "extent", "saturation", "inner_cv", "inner_range",
     "value_cv", "dark_share", "glint", "centre_offset", "solidity", "elongation", "shadow", "ring_level",
     "marks", "smooth_range", "surface", "width", "size_deviation", "thickness",
-    "lit_consensus", "dark_consensus", "lit_x", "lit_y", "dark_x", "dark_y", "ring_slope",
-    "fringe_asym",
+    "lit_consensus", "dark_consensus", "lit_x", "lit_y", "dark_x", "dark_y",
 )  # fmt: skip
 
 #: The board's materials for a cast shadow: certain wall, certain corridor (full-image
@@ -49,12 +47,6 @@ LIT_CONSENSUS, DARK_CONSENSUS = FEATURES.index("lit_consensus"), FEATURES.index(
 #: Each blob's lit side (its brightness slope) and dark side (the darker surroundings), for those terms.
 LIT, DARK = FEATURES.index("lit_x"), FEATURES.index("dark_x")
 _SURFACE = FEATURES.index("surface")
-_RING_SLOPE = FEATURES.index("ring_slope")
-_FRINGE = FEATURES.index("fringe_asym")
-#: ``ring_slope`` (:func:`_ring_plane`): log of the blob's relative brightness slope over its ring's,
-#: each floored by this much per tile (a flat ring does not make any shading infinite), clipped.
-RING_SLOPE_FLOOR = 0.05
-RING_SLOPE_RANGE = (-2.0, 3.0)
 #: A blob's own lit side (dark side) has its full say in the light consensus from this much
 #: shading (``surface``) and cast shadow (``shadow``) on, less below: about the least most
 #: pawns have (the pawn blobs' 25th percentiles on the fit's boards). A flat blob's slope
@@ -90,8 +82,6 @@ SHADOW_REACH = 0.18
 #: .603 -> .617; no set loses more than one pawn; nights (dev ho th fo, spent fi, r6) unchanged.
 #: Cost: two medians per shaded blob (~10 us).
 STEPPED_POWER = 2
-#: Measure ``fringe_asym`` (:mod:`vision.pawn_fringe`); off, it stays 0 (PAWN_MODEL gives it no weight).
-_FRINGE_ON = True
 
 
 
@@ -134,7 +124,6 @@ def dark_say(shadow: float) -> float:
 #: marks only grow from 0), for the best case of a blob before they are computed.
 _LATE_RANGES = (
     (_SHADOW, 0.0, 1.0), (_RING, 0.0, 3.0), (_MARKS, 0.0, 1e9), (LIT_CONSENSUS, -1.0, 1.0), (DARK_CONSENSUS, -1.0, 1.0),
-    (_RING_SLOPE, *RING_SLOPE_RANGE), (_FRINGE, 0.0, FRINGE_MAX),
 )  # fmt: skip
 
 
@@ -245,8 +234,6 @@ def features(
         lit_side[1],
         0.0,  # dark side, below
         0.0,
-        0.0,  # ring slope, below
-        0.0,  # fringe asymmetry, below
     ]
     if floor is not None and _best_case(feats, *floor) < 0.0:
         return None  # cannot reach the decision threshold whatever its surroundings and marks
@@ -257,16 +244,10 @@ def features(
     # known the best case is tighter (a picture's eyes and spots), so ask again.
     if floor is not None and _best_case(feats, *floor, known_marks=True) < 0.0:
         return None
-    feats[_SHADOW], feats[_RING], shadow_side, ring_slope = _surround(
+    feats[_SHADOW], feats[_RING], shadow_side = _surroundings(
         labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t, material, body_level
     )
     feats[DARK], feats[DARK + 1] = shadow_side
-    blob_slope = math.hypot(feats[LIT], feats[LIT + 1]) / max(1e-6, body_level)
-    lo, hi = RING_SLOPE_RANGE
-    ratio = math.log((blob_slope + RING_SLOPE_FLOOR) / (ring_slope + RING_SLOPE_FLOOR))
-    feats[_RING_SLOPE] = min(max(ratio, lo), hi)
-    if _FRINGE_ON:
-        feats[_FRINGE] = fringe_asym(labels, index, full_hsv[..., 2], box)
     if feats[_SHADOW] < SHADOW_FULL:
         # Stepped shading without a cast shadow: drawn facets (see STEPPED_POWER). Only lowers the
         # surface, whose term rises, so the early exits' best cases above stay upper bounds.
@@ -477,20 +458,6 @@ def _surroundings(
 
     ``blob_level`` is the blob's median brightness if the caller knows it already.
     """
-    return _surround(labels, index, value, box, centroid, t, material, blob_level)[:3]
-
-
-def _surround(
-    labels: np.ndarray,
-    index: int,
-    value: np.ndarray,
-    box: tuple[int, int, int, int],
-    centroid: np.ndarray,
-    t: int,
-    material: Material | None = None,
-    blob_level: float | None = None,
-) -> tuple[float, float, tuple[float, float], float]:
-    """:func:`_surroundings` and the ring's brightness slope (:func:`_ring_plane`, per tile, over its level)."""
     x, y, w, h = box
     g = max(3, round(SHADOW_REACH * t))
     y0, y1 = max(0, y - g), min(labels.shape[0], y + h + g)
@@ -501,7 +468,7 @@ def _surround(
     ring = (outer > 0) & (inner == 0)
     ys, xs = np.nonzero(ring)
     if len(ys) < 16:
-        return 0.0, 1.0, (0.0, 0.0), 0.0
+        return 0.0, 1.0, (0.0, 0.0)
     angle = np.arctan2(ys + y0 - centroid[1], xs + x0 - centroid[0])
     sector = ((angle + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
     raw = value[y0:y1, x0:x1][ys, xs]
@@ -516,36 +483,9 @@ def _surround(
         if np.count_nonzero(known) >= 16:
             scaled = raw[known] / np.where(is_wall[known], wall_level, corridor_level)
             present, medians = _medians_by_group(np.minimum(scaled, 9.0).astype(np.float32), sector[known], 8)
-            slope = _ring_plane(xs[known] + x0 - centroid[0], ys[known] + y0 - centroid[1], scaled, t)
-            return 1.0 - min(medians) / max(1e-3, max(medians)), ring_level, _dark_side(medians, present), slope
+            return 1.0 - min(medians) / max(1e-3, max(medians)), ring_level, _dark_side(medians, present)
     present, medians = _medians_by_group(raw, sector, 8)
-    slope = _ring_plane(xs + x0 - centroid[0], ys + y0 - centroid[1], raw / max(1.0, level), t)
-    return 1.0 - min(medians) / max(1.0, max(medians)), ring_level, _dark_side(medians, present), slope
-
-
-def _ring_plane(dx: np.ndarray, dy: np.ndarray, level: np.ndarray, t: int) -> float:
-    """The brightness slope of a blob's ring (per tile, ``level`` being each pixel over its material's usual level).
-
-    p33 (held-out prints): a print's "shading" is the light the light map left on the board
-    around it, so its ring slopes about as its blob does (blob over ring, median 2.2); a
-    pawn's shading is its own body's (4.8). A pawn's own cast shadow tilts its ring too, so
-    the two overlap: a fitted term (``ring_slope``), not a gate.
-    """
-    n = len(dx)
-    if n < 16:
-        return 0.0
-    u, v = dx / t, dy / t
-    target = np.minimum(level, 3.0).astype(np.float64)
-    su, sv = float(u.sum()), float(v.sum())
-    normal = np.array(
-        [[n, su, sv], [su, float(u @ u), float(u @ v)], [sv, float(u @ v), float(v @ v)]], dtype=np.float64
-    )
-    rhs = np.array([float(target.sum()), float(u @ target), float(v @ target)])
-    try:
-        c = np.linalg.solve(normal, rhs)
-    except np.linalg.LinAlgError:
-        return 0.0
-    return math.hypot(float(c[1]), float(c[2])) / max(1e-3, abs(float(c[0])))
+    return 1.0 - min(medians) / max(1.0, max(medians)), ring_level, _dark_side(medians, present)
 
 
 #: Each of the 8 sectors' middle direction (cosine, sine) around a blob (see :func:`_surroundings`).

@@ -117,10 +117,6 @@ SIGNS: dict[str, int | None] = {
     "lit_y": 0,
     "dark_x": 0,
     "dark_y": 0,
-    # p34: a pawn's shading is its own body's, a print's the light left on the board around it
-    # (blob slope over ring slope, p33: 4.8 vs 2.2); PAWN_MODEL gives it no weight (see its notes).
-    "ring_slope": +1,
-    "fringe_asym": +1,  # p27: a cast shadow's fringe lies on one side of a raised body
 }
 
 #: Knots of each feature's term: these percentiles of the pawn blobs' values (a term may
