@@ -374,8 +374,12 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: pawns found). read_ms best of 3 (busy machine): main 52.0, the features with PAWN_MODEL 53.8,
 #: + fringe refit 55.8, + both 58.0. The refit's fringe term moved into PAWN_MODEL (the rest as
 #: is, bias at the pawns' median 0.29, or lowering only below 0.176): label corners f5_a -8, lead
-#: f5 -3, t16 fi_a -4/-3, ho_a -3/-2 pawns. None kept. What is left: a refit that first matches
-#: PAWN_MODEL on the fifth (why today's features refit 13 fifth pawns lower), then the fringe term.
+#: f5 -3, t16 fi_a -4/-3, ho_a -3/-2 pawns. None kept. Why the plain refit loses the fifth (label
+#: corners, f5_a + lead f5 + t16 fi_a: 10 pawns under 0.5 that PAWN_MODEL reads, 2 the other way),
+#: mean term change on them: fill -1.61, saturation -1.36, log_area_large -1.13 (refit slope -2.66
+#: against -1.22: the fifth's tall pawns make large blobs), inner_range -0.60; elongation +1.14,
+#: value_cv +1.05 do not make up for it. What is left: the same refit with ``log_area_large`` and
+#: ``fill`` held at PAWN_MODEL's slopes (or bounded), then the fringe term on top of that.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
