@@ -347,6 +347,39 @@ def _segments(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> 
 #: pawns lost-gained / false added-dropped): f10 ho 1-0 / 2-1, f9 ho 0-0 / 1-0, r6 2-0 / 1-0, dev
 #: fo 1-0 / 1-1, th 0-1 / 0-0, tr 0-0 / 1-0, lead f5 0-1 / 0-1, f10 si 0-1 / 0-1: the prints'
 #: terms barely move (their surface stays at a pawn's) and the pawns' cast-shadow side is divided out.
+#: Both leads as fitted monotone features inside PAWN_MODEL's own fit (p34; code de1932e, reverted):
+#: ``ring_slope`` = log((blob's relit slope over its level + 0.05) / (ring's + 0.05)), the ring's
+#: plane fitted over the shadow ring's known wall/corridor pixels each over its material's level
+#: (pawns' median 1.1-1.9 on the fit's folders, other blobs -0.3-0.2); ``fringe_asym`` = p30's
+#: per-sector fringe, widest minus median sector. Sign +1, PAWN_MODEL's recipe and folders exactly
+#: (/tmp/P/sets ho_a ho_b tr_a tr_b, /tmp/P2 th_a th_b, /tmp/p7 fo_a fo_b; seeds checked by
+#: re-rendering frame 0), the centred term added to each refit as above. LORO on the four (pawns
+#: right / counted, counted = labelled + false): refit without ho 416/511 tr 449/456 th 392/413 fo
+#: 400/421 (worst .814 mean .925); + ring_slope 417/512 449/457 391/414 400/421 (.814/.923); +
+#: fringe_asym 418/510 449/457 392/416 400/419 (.820/.925); + both 417/508 449/457 394/418 400/420
+#: (.821/.925): no help. Reader (vision-test, located corners; 24 day sets: dev ho/tr/th/fo, lead
+#: f5, r6 day, spent final9/10/11 of all six; per renderer pawns right, false reports, boards):
+#: main        ho 440 21 103 | tr 455 1 157 | th 356 4 136 | fo 383 7 137 | fi 443 8 93 | si 365 33 58
+#: refit       ho 440 25  99 | tr 455 2 156 | th 358 5 137 | fo 386 10 134 | fi 430 10 85 | si 363 41 56
+#: + ring      ho 441 21 101 | tr 455 2 156 | th 359 5 138 | fo 386 11 135 | fi 437 10 88 | si 365 42 53
+#: + fringe    ho 442 22 103 | tr 455 1 157 | th 359 5 139 | fo 387 8 138 | fi 433 8 88 | si 368 38 59
+#: + both      ho 440 21  99 | tr 455 1 157 | th 358 6 137 | fo 387 7 139 | fi 437 8 90 | si 371 40 59
+#: (labelled ho 477, tr 456, th 376, fo 404, fi 476, si 479; 160/160/158/160/140/159 frames). Within
+#: the recipe the fringe term helps on all six renderers (+12 pawns, -11 false, boards +17), the
+#: ring slope is mixed (ho -4 false, th +1, fi +7 pawns; fo +1 false, si +2/+1, boards -3); but
+#: every refit, the plain one too, loses to PAWN_MODEL on the fifth (-6 to -13 pawns, "not
+#: found") and adds sixth
+#: false reports (+5 to +9): the recipe's drift (PAWN_MODEL was fitted on older features), not the
+#: terms'. Nights (refit + fringe; dev ho/th/fo, r6, final11 fi/ho): no report added (th +4, fo +1
+#: pawns found). read_ms best of 3 (busy machine): main 52.0, the features with PAWN_MODEL 53.8,
+#: + fringe refit 55.8, + both 58.0. The refit's fringe term moved into PAWN_MODEL (the rest as
+#: is, bias at the pawns' median 0.29, or lowering only below 0.176): label corners f5_a -8, lead
+#: f5 -3, t16 fi_a -4/-3, ho_a -3/-2 pawns. None kept. Why the plain refit loses the fifth (label
+#: corners, f5_a + lead f5 + t16 fi_a: 10 pawns under 0.5 that PAWN_MODEL reads, 2 the other way),
+#: mean term change on them: fill -1.61, saturation -1.36, log_area_large -1.13 (refit slope -2.66
+#: against -1.22: the fifth's tall pawns make large blobs), inner_range -0.60; elongation +1.14,
+#: value_cv +1.05 do not make up for it. What is left: the same refit with ``log_area_large`` and
+#: ``fill`` held at PAWN_MODEL's slopes (or bounded), then the fringe term on top of that.
 CENTRED_WITHIN = 0.04
 CENTRED_PENALTY = 34.0
 PAWN_MODEL = PawnModel.from_terms(
