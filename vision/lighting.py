@@ -223,6 +223,22 @@ def _dark_frame_glows(rect: Rectified, max_wall_green: float = -8.0, max_spread:
     neither. Those now read as day (their pawns are looked for by day); no night changes.
     The same two counts :func:`glow_night` asks of a dim frame, but either one suffices: the frame
     levels already say the room is dark.
+
+    Not yet told apart (measured, not fixed): 5 dark day frames of the spent sets read as night (final6
+    si_day 0017, final8 ho_day 0033 and si_day 0016, final9 si_day 0037, final11 si_day 0009: white walls,
+    a* -5..+4, pictures mostly white or gold, spread 21-35). Cues tried with labelled corners on 4,634 dark
+    or dim frames (spent and dev sets of all six renderers, 3,152 distinct older labelled nights in /tmp,
+    119 dark or dim of 220 fresh frames, seeds 3295000-3295699), none kept:
+
+    * the walls' saturation (1 - min/max of their median channels; glow paint "has a colour of its own"),
+      asking grey walls (under 0.25) for the strict spread (under 20): moves the 5 days, but also a held-out
+      night (/tmp/e2/ho/night/0008: grey-green glow 0.19, a red LED pool, spread 25.6); a fourth-renderer
+      night's glow measures 0.07 (/tmp/n1/fo_night/0019): glow walls can be as grey as white ones;
+    * the board frame's band (0.08-0.45 tile outside the tile area) against the walls: days 0.29-0.35,
+      nights up to 0.70 (the fifth renderer's frame glows, the third's lamp lights it);
+    * the spread's 99th percentile instead of the 97th (a few coloured prints suffice by day): days
+      41.5-67, the nights read night today up to 39.3 (final5 th_night 0018): a margin of 2, not kept;
+    * (the lead's) each tile centre's chroma against the walls: does not separate.
     """
     light = board_light(rect)
     if light.contrast >= 0.0:
