@@ -10,7 +10,8 @@ import pytest
 
 from companion.board import SIZE
 from vision.locate import BoardNotFoundError, LocateConfig, block_average, find_board, order_corners
-from vision.locate_lattice import periodic_centre, window_lattices
+from vision.locate_centre import periodic_centre
+from vision.locate_lattice import window_lattices
 from vision.rectify import rectify
 from vision.render import random_scene
 from vision.tiles import read_tiles

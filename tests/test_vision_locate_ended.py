@@ -7,7 +7,7 @@ import numpy as np
 
 from companion.board import SIZE
 from vision.locate import find_board
-from vision.locate_lattice import ended_centre, periodic_centre
+from vision.locate_centre import ended_centre, periodic_centre
 
 
 def _seams(shape: tuple[int, int], pitch: int, amp: float) -> tuple[np.ndarray, np.ndarray]:

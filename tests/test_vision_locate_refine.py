@@ -10,7 +10,7 @@ import numpy as np
 from tests.support.pose_sweep import pose_of, steer
 from vision.dataset import decode_image
 from vision.locate import DEFAULT_CONFIG
-from vision.locate_lattice import periodic_centre
+from vision.locate_centre import periodic_centre
 from vision.locate_refine import Refined, kept_fit, shade_free_separation
 
 CORNERS_LAST = np.array([[0.0, 0.0], [7.0, 0.0], [7.0, 7.0], [0.0, 7.0]])

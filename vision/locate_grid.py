@@ -20,15 +20,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.locate_lattice import (
-    Frame,
-    ended_centre,
-    lattice_frame,
-    lattice_hypotheses,
-    notched_hypotheses,
-    periodic_centre,
-    window_lattices,
-)
+from vision.locate_centre import ended_centre, periodic_centre
+from vision.locate_lattice import Frame, lattice_frame, lattice_hypotheses, notched_hypotheses, window_lattices
 from vision.locate_score import BOARD_CORNERS
 from vision.locate_score import batch_homographies as _batch_homographies
 from vision.locate_score import centre_crossing_score as _centre_crossing_score
