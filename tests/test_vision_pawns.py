@@ -485,7 +485,7 @@ def test_a_capped_board_term_cannot_outvote_a_blobs_own_evidence() -> None:
 
 def test_each_pawn_miss_is_put_down_to_one_cause() -> None:
     """tests/support/fit_pawns.py --misses: one labelled image, one mistake of each kind (and one pawn right)."""
-    from tests.support.fit_pawns import miss_causes
+    from tests.support.fit_pawns_score import miss_causes
     from vision.pawn_model import PawnConfig, PawnModel
 
     model = PawnModel.linear([1.0] + [0.0] * len(FEATURES))  # the first feature is the blob's logit

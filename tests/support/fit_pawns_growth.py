@@ -60,7 +60,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from tests.support.fit_pawns import Variant, blobs, fill_set_size, fit_model, loro_table, renderer_of, score
+from tests.support.fit_pawns import Variant, blobs, fill_set_size, fit_model, loro_table, renderer_of
+from tests.support.fit_pawns_score import score
 from vision.pawn_model import PawnConfig, PawnModel, average_models
 
 Result = dict[str, tuple[int, int]]
