@@ -85,8 +85,11 @@ and outwards, often not at the outermost corner (final9 0021: 0.144 tile inward 
 innermost, 0037: 0.118 outward), with fitted k from -0.10 to 0.23: no lens pattern.
 These reads are marginal: the label's corners jittered by 0.015 tile (one sigma per
 coordinate, below the located error) change the read in 62 % of draws on the 88 frames (84
-flip at least once in 6) against 7 % on 90 frames that read alike. A better corner would not
-settle them; the tile and pawn readers' margins would. No code change.
+flip at least once in 6) against 7 % on 90 frames that read alike; what changes: pawns 166,
+extra pawns 102, tiles 84, occlusion 18 of 528 draws. Holding the nadir at the label's (its
+image point carried into each jittered rectification) leaves pawns 159 and extras 91: the
+pawn margin is in the rectified pixels, not the lean direction. A better corner would not
+settle these; the tile and pawn readers' margins would. No code change.
 """
 
 from __future__ import annotations
