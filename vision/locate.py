@@ -66,6 +66,30 @@ radial (from the image centre) and on the outermost corner in 10. Refitting with
 lens term is worse on every renderer (mean corner error 0.019 -> 0.038 tile on team
 dev, 0.017 -> 0.022 on r6, 0.020 -> 0.022 on f5): k carries real bend even where
 ``min_bend`` drops the lens from rectification.
+
+The same on the spent final9-final11 day sets of all six renderers (l17, 720 frames, all
+located): boards 522 right both ways; 88 frames read differently, 24 wrong only located and
+24 only with the label (every label-only tile loss on a lens frame reads like the located
+one through the located lens). Items located-only / label-only: pawns missed 26 / 20 (sixth
+19 / 9), tiles 12 / 26, extra pawns 16 / 13. Their corner error is the ordinary one (max
+corner median 0.026 tile, all frames 0.022, p90 0.043). Split into shift, scale, rotation and
+the rest (keystone, one corner), the largest part is the rest in 48, scale in 31 (12 larger,
+19 smaller), shift in 8, rotation in 1, the same mix whichever read is right. No bias: scale
+error per renderer is -0.10..+0.14 % (fifth larger, fourth smaller: under 0.007 tile at a
+corner), the foreshortening (log edge ratio) error under 0.001 against tilts of 0.04-0.06,
+so tilt is not under-estimated; no frame-band edge is taken for the tiles'. The spent final11
+ho_day 0008 (3,3) and 0029 (6,1) have a corner 0.068 tile (5.5 px) and 0.043 tile (3.6 px)
+off, scale -0.6 % and +0.5 %: opposite ways. Corners over 0.05 tile: held-out 18 of 120 (9
+read differently), third 13, fifth 5, fourth 1, sixth 1, team 0; on held-out they go inwards
+and outwards, often not at the outermost corner (final9 0021: 0.144 tile inward at the
+innermost, 0037: 0.118 outward), with fitted k from -0.10 to 0.23: no lens pattern.
+These reads are marginal: the label's corners jittered by 0.015 tile (one sigma per
+coordinate, below the located error) change the read in 62 % of draws on the 88 frames (84
+flip at least once in 6) against 7 % on 90 frames that read alike; what changes: pawns 166,
+extra pawns 102, tiles 84, occlusion 18 of 528 draws. Holding the nadir at the label's (its
+image point carried into each jittered rectification) leaves pawns 159 and extras 91: the
+pawn margin is in the rectified pixels, not the lean direction. A better corner would not
+settle these; the tile and pawn readers' margins would. No code change.
 """
 
 from __future__ import annotations
