@@ -185,10 +185,11 @@ def combine_bands(
 ) -> np.ndarray:
     """Open log-odds from the two bands: the usual one as far as it is typical, the border one for the rest.
 
-    ``by_clarity`` (the tile read's sides): the usual band holds the border band back only as far as
-    it is typical *and* clear (times |2p - 1| of its open probability p). A broad shadow or a warm
-    light over a pale edition leaves the usual band typical but flat (log-odds within +-1) while the
-    border band still separates the classes (spent held-out day final9 0014: 6 wrong tiles -> 1).
+    ``by_clarity`` (the tile read's sides and their shade-free read): the usual band holds the border
+    band back only as far as it is typical *and* clear (times |2p - 1| of its open probability p). A
+    broad shadow or a warm light over a pale edition leaves the usual band typical but flat (log-odds
+    within +-1) while the border band still separates the classes (spent held-out day final9 0014:
+    6 wrong tiles -> 1; 0001 2,5 under a shadow band beside a pawn, through the shade-free read).
     Typical usual bands opposite a clear typical border band (first reads, label corners, 24 day sets
     of six renderers), right usual / border: within +-1 11 / 22, +-1..2 7 / 11, +-2..3 2 / 11, past 3
     121 / 23. The occlusion check's fixed-tile read (:mod:`vision.occlusion_fixed`) keeps the plain one.
@@ -415,7 +416,7 @@ def _shade_free_logit(
     if visible is not None:  # weighed as the full read it replaces is (:func:`_seen`)
         usual = replace(usual, weight=usual.weight * _seen(visible[0], cfg))
         outer = replace(outer, weight=outer.weight * _seen(visible[1], cfg))
-    return combine_bands(usual, outer, excluded, cfg), agree
+    return combine_bands(usual, outer, excluded, cfg, by_clarity=True), agree
 
 
 def _darker_than_board(features: np.ndarray, cfg: TilesConfig) -> np.ndarray:
