@@ -21,6 +21,19 @@ so treasure pictures (at the centre) do not look like corridor or wall. Large
 pictures and pawns still reach into them, so every side is read in two bands
 (:class:`ViewBands`): the usual one and a narrow one hugging the tile border.
 The models that turn these features into openings are in :mod:`vision.tile_model`.
+
+Broad lighting shadows across the pale held-out edition (t18; spent final10 ho_day 0015, 0027: a
+shadow stripe narrower than a tile or a diagonal one crossing it). The shade-free chroma says
+nothing there (cream and brown wood share their hue: shade-free log-odds within +-0.7 on the wrong
+sides, -1.2 on all four sides of final11 fi_day 0036 3,4 beside a pawn's diagonal shadow, so
+widening :func:`vision.tiles.shaded_sides` to diagonal neighbours leaves it wrong: measured), and a
+stripe over a side but not its corners leaves no reference of the tile's own to correct it. Tried,
+not kept: where the middle-two-corners and the ends-referenced halves of the features read a side
+opposite, the ends' (the nearer wall; on those frames' wrong tiles right on 14 such sides, the
+middle two on 3; first reads at the label corners): five of the six frames 17 -> 16 wrong tiles, the
+sixth (final9 0021, no hand) reported occluded; ``local_sigma`` 0.6-1.5 with ``local_prior`` 1-4:
+21 -> 19 wrong tiles at best. Where the usual band is merely flat (a warm light, final9 0014), the border band now
+votes (:func:`vision.tiles.combine_bands`, ``by_clarity``).
 """
 
 from __future__ import annotations
