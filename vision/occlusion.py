@@ -34,6 +34,14 @@ live with main 8a5a8ae): final11 th_day 0013, a lamp's pool washing four fixed t
 (:mod:`vision.occlusion_flat`); no other. Spent final9 ho_day 0014/0021 are read live since t15's
 sharper-band rule in :func:`vision.tiles.grid_quality`; the cached rows of /tmp/o19/cache9 keep
 their older quality (0.82/0.83) and still flag them when re-decided.
+
+Fresh day sets of o25 (seeds 3290000-3293549, main 03dc585; held-out 100, third 50, fifth 50, sixth
+100 frames): two clean frames flagged. ho_day 0011, a white pool of light over the left edge whose
+corners' linear seams grew with its light ("5 tile corners covered from its edge"), read since
+:func:`vision.occlusion_lattice._light_multiplied`; si_day 0014, a warm glare's 14 flat cells marked
+by a green LED's tinted corner whose linear seams (0.87) fall just under ``seam_keep`` in
+:func:`vision.occlusion_lattice._lit_seams`: the class of final10 si_day 0035
+(:mod:`vision.occlusion_flat`), not fixed.
 """
 
 from __future__ import annotations

@@ -152,7 +152,9 @@ class OcclusionConfig:
     the lowest point of a glare's cluster was 0.65 (an LED pool beside it): 0.3 and 0.5 give the
     same result, 0.7 keeps that glare flagged. With the full reader's inputs (its own corners) on
     1133 clean, 357 occluded and 385 object-laden frames of six renderers: clean flagged 10 -> 4,
-    hands and objects missed 55 -> 55.
+    hands and objects missed 55 -> 55. A glare-coloured point lit by a pool of light (illumination
+    multiplies the tiles' light) passes ``lit_edge`` in proportion to its light: its bounds are then
+    ``seam_keep`` to ``lit_edge`` times its lightness gain (:func:`vision.occlusion_lattice._light_multiplied`).
     ``min_bridged_seen``: a from-edge cluster is also counted through the points a pawn hides
     when at least this many of its points lie outside every pawn (a pawn found on a hand cut its
     corners apart; :func:`vision.occlusion._bridged_cluster`). On 348 clean frames no pawn-hidden
