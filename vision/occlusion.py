@@ -28,6 +28,28 @@ pawns on (0,3) and (1,3); those squares and their tile corners are left out, no 
 foreign, and the arm's crossing of the orange frame passes for glare (pale skin over orange).
 A pawn detector that takes a hand for pawns hides it from every signal here.
 
+Third-renderer hands missed on o26's fresh half-occluded sets (seeds 3305000/100/200, 3x40, main
+79d9404: 9 of 72 hands missed, no clean frame flagged; "corners" are tile corners, thresholds in
+:class:`OcclusionConfig`), closest rule and margin:
+- 0007 tan fingers over the right column of an olive board: corners 0.81-1.05 of the colour threshold,
+  log seams 0.2-0.5 (seamless_level 0.1); 2 foreign corners on the edge row; band_alone 3 of 6.
+- 0011 the hand beside the board, fingertips at the frame's outer edge: nothing hidden, no signal.
+- 0028 dark fingertips over top tiles (0,2)-(0,4) read as pawns on (0,3),(0,4): 1-2 corners left; band 1.
+- 100/0000 pale fingers over a yellow frame and the right column: 2 corners let off as glare;
+  (1,6) unclear (0.44); band_run 1 of 2.
+- 100/0004 hand with a cup over the top frame and (0,2)-(0,4): no corner foreign; (0,3) at 0.51
+  (unclear under 0.5); dark_flat 1 of 2; band_alone 2.
+- 100/0033 two fingers over the bottom-left: 3 foreign corners, all on the lattice's edge row
+  (from the edge needs a point inside); flat cells 2 of 3.
+- 200/0011 fingers over the top row of a cream board read as pawns on (0,1),(1,2): 2 corners seen; band 2.
+- 200/0019 fingertips over the right column: of 3 corners unlike the walls, 2 keep their seams, 1 lit.
+- 200/0032 pale fingers over rows 0-1: 3 corners passed as lit (:func:`vision.occlusion_lattice._lit_seams`:
+  linear seams 2.15-2.72 against lit_edge 3.0, log seams 0.40); 3 tiles read wrong at 0.98-0.99.
+Classes: skin let off as light or kept seams (0032, 0019, 0000's glare), fingers as pawns (0028,
+200/0011), foreign corners on the edge row only (0033, 0007), a cup (0004), nothing visible (0011).
+No class covers more than 3 frames. Tried (main 46c8161): lit_edge 2.0 catches 0032. On 6,613 cached frames it misses
+78 -> 75 hands but flags 10 -> 25 clean frames, so it was not kept.
+
 Clean frames flagged on the spent final9-final11 day and occluded sets of the six renderers (read
 live with main 8a5a8ae): final11 th_day 0013, a lamp's pool washing four fixed tiles out (quality
 0.83; read since :func:`_unwashed_quality`), and final10 si_day 0035, a cool glare's flat cells
