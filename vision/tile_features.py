@@ -32,8 +32,12 @@ not kept: where the middle-two-corners and the ends-referenced halves of the fea
 opposite, the ends' (the nearer wall; on those frames' wrong tiles right on 14 such sides, the
 middle two on 3; first reads at the label corners): five of the six frames 17 -> 16 wrong tiles, the
 sixth (final9 0021, no hand) reported occluded; ``local_sigma`` 0.6-1.5 with ``local_prior`` 1-4:
-21 -> 19 wrong tiles at best. Where the usual band is merely flat (a warm light, final9 0014), the border band now
-votes (:func:`vision.tiles.combine_bands`, ``by_clarity``).
+21 -> 19 wrong tiles at best. Letting the border band vote where the usual band is merely flat (the usual
+band's weight times |2p - 1|, in :func:`vision.tiles.combine_bands` and the shade-free read; branch t18,
+commits cf9aafd and db0b936) fixed 8 tiles on the spent held-out sets it was written on (final9 ho_day
+16 -> 9 wrong, final10 13 -> 12) but lost on fresh frames: final12 th_day 0028 1,6 read wrong, and a
+lead-rendered held-out set (seeds 3310000+, 60 frames) 6 -> 7 wrong tiles with one false pawn more.
+Reverted.
 """
 
 from __future__ import annotations

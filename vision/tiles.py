@@ -180,24 +180,11 @@ def _excluded_grid(exclude: Iterable[Square] | None) -> np.ndarray:
     return grid
 
 
-def combine_bands(
-    usual: Band, outer: Band, excluded: np.ndarray, cfg: TilesConfig, by_clarity: bool = False
-) -> np.ndarray:
-    """Open log-odds from the two bands: the usual one as far as it is typical, the border one for the rest.
-
-    ``by_clarity`` (the tile read's sides and their shade-free read): the usual band holds the border
-    band back only as far as it is typical *and* clear (times |2p - 1| of its open probability p). A
-    broad shadow or a warm light over a pale edition leaves the usual band typical but flat (log-odds
-    within +-1) while the border band still separates the classes (spent held-out day final9 0014:
-    6 wrong tiles -> 1; 0001 2,5 under a shadow band beside a pawn, through the shade-free read).
-    Typical usual bands opposite a clear typical border band (first reads, label corners, 24 day sets
-    of six renderers), right usual / border: within +-1 11 / 22, +-1..2 7 / 11, +-2..3 2 / 11, past 3
-    121 / 23. The occlusion check's fixed-tile read (:mod:`vision.occlusion_fixed`) keeps the plain one.
-    """
+def combine_bands(usual: Band, outer: Band, excluded: np.ndarray, cfg: TilesConfig) -> np.ndarray:
+    """Open probabilities from the two bands: the usual one as far as it is typical, the border one for the rest."""
     # A pawn stands on the centre and leans out over the inner part of the sides: there the border band decides.
     w_usual = np.where(excluded[:, :, None], usual.weight * cfg.hidden_weight, usual.weight)
-    held = w_usual * np.abs(np.tanh(0.5 * usual.logit)) if by_clarity else w_usual
-    w_outer = outer.weight * (1.0 - held)  # a fallback: the narrow band sees seams and shadows too
+    w_outer = outer.weight * (1.0 - w_usual)  # a fallback: the narrow band sees seams and shadows too
     logit = (w_usual * usual.logit + w_outer * outer.logit) / np.maximum(w_usual + w_outer, 1e-9)
     logit *= np.minimum(1.0, 2.0 * np.maximum(w_usual, w_outer))  # neither band typical: less sure
     return logit
@@ -290,7 +277,7 @@ def _read_sides(
     # as far as the usual band's sides all look open (:func:`covered_share`).
     share = np.where(excluded, 0.0, covered_share(usual.logit))  # a pawn square is down-weighted already
     usual_kept = replace(usual, weight=usual.weight * (1.0 - share * (1.0 - cfg.hidden_weight))[..., None])
-    logit = combine_bands(usual_kept, outer, excluded, cfg, by_clarity=True)
+    logit = combine_bands(usual_kept, outer, excluded, cfg)
     covered = share > 0.5
     if shaded is not None and shaded.any() and cfg.shade_free_near_pawns:
         # Near a pawn, a side darker than either class ever is lies in its cast shadow.
@@ -416,7 +403,7 @@ def _shade_free_logit(
     if visible is not None:  # weighed as the full read it replaces is (:func:`_seen`)
         usual = replace(usual, weight=usual.weight * _seen(visible[0], cfg))
         outer = replace(outer, weight=outer.weight * _seen(visible[1], cfg))
-    return combine_bands(usual, outer, excluded, cfg, by_clarity=True), agree
+    return combine_bands(usual, outer, excluded, cfg), agree
 
 
 def _darker_than_board(features: np.ndarray, cfg: TilesConfig) -> np.ndarray:
