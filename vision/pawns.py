@@ -201,10 +201,9 @@ def find_pawns(
     found = candidates(rect, tiles, cfg, model, camera, min_confidence=min(threshold, SET_SURE), slender=slender)
     best = _best(found, cfg.model, threshold)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
-    # (too narrow or small for a foot) and its ragged bodies (its mask closed before it is
-    # opened, pawn_candidates.ragged_blobs) are judged, and the board's terms computed again.
+    # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
     missing = {color for color, _ in slender} - best.keys()
-    extra = [cand for color, judge in slender if color in missing for cand in judge()]
+    extra = [cand for color, judge in slender if color in missing and (cand := judge()) is not None]
     if extra:
         found = [*found, *extra]
         best = _best(found, cfg.model, threshold)
