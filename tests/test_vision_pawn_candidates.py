@@ -10,7 +10,6 @@ import pytest
 
 import vision.pawns as pawns
 from companion.board import Color
-from vision.pawn_artwork import _gaussian, _materials, _within
 from vision.pawn_candidates import Candidate, _along_ray, _slender_box
 from vision.pawn_features import FEATURES
 from vision.pawn_geometry import hidden_bases
@@ -197,41 +196,3 @@ def test_only_a_blob_whose_box_allows_a_slender_body_is_asked_if_it_is_one() -> 
     assert _slender_box(5.0 * 22, 5, 22, min_width)  # an upright stick 5 x 22
     assert _slender_box(5.0 * 22, 19, 19, min_width)  # the same stick at 45 degrees
     assert not _slender_box(20.0 * 22, 20, 22, min_width)  # a wide blob
-
-
-def _samples(rng: np.random.Generator, centres: list[tuple[float, float, float]], n: int = 600) -> np.ndarray:
-    """Comparison colours (3, n per centre): chromaticity sd 2 (one material's), lightness sd 12 (its shading)."""
-    return np.hstack([rng.normal(np.array(c)[:, None], [[2.0], [2.0], [12.0]], (3, n)) for c in centres])
-
-
-def test_a_wall_of_several_materials_is_judged_material_by_material() -> None:
-    rng = np.random.default_rng(3)
-    corridor = _gaussian(_samples(rng, [(40.0, 35.0, 150.0)]))
-    # Stone, water and grass walls on one board: their one Gaussian spans the colours between them.
-    wall = _samples(rng, [(33.0, 33.0, 100.0), (15.0, 34.0, 100.0), (25.0, 50.0, 90.0)])
-    single = _gaussian(wall)
-    assert single is not None
-    materials = _materials(wall, single, corridor, 6.0)
-    assert len(materials) == 3
-    cfg = pawns.PawnConfig()
-    # A saturated green pawn between them (greener than the grass, bluer than the stone).
-    pawn = np.array([[22.0], [58.0], [90.0]])
-    assert _within(pawn, single, cfg, None)[0]
-    assert not any(_within(pawn, g, cfg, None)[0] for g in materials)
-    # Each material is still artwork.
-    for colour in ((33.0, 33.0, 100.0), (15.0, 34.0, 100.0), (25.0, 50.0, 90.0)):
-        assert any(_within(np.array(colour)[:, None], g, cfg, None)[0] for g in materials)
-
-
-def test_a_wall_of_one_material_keeps_its_one_gaussian() -> None:
-    rng = np.random.default_rng(4)
-    corridor = _gaussian(_samples(rng, [(40.0, 35.0, 150.0)]))
-    wall = _samples(rng, [(30.0, 40.0, 100.0)], 1800)
-    single = _gaussian(wall)
-    assert single is not None
-    assert _materials(wall, single, corridor, 6.0) == [single]
-    # Spread wide in lightness only (lit and shaded wall): still one material.
-    wall[2] *= 3.0
-    wide = _gaussian(wall)
-    assert wide is not None
-    assert _materials(wall, wide, corridor, 6.0) == [wide]

@@ -2,8 +2,7 @@
 
 The corridor and wall colours are learned on this frame, where the read openings
 say a pixel is certainly corridor or certainly wall whatever the edition (see
-:mod:`vision.pawns`, step 1, and :mod:`vision.pawn_artwork`, which also tells a wall of
-several materials from one); each surviving blob is described by
+:mod:`vision.pawns`, step 1); each surviving blob is described by
 :func:`vision.pawn_features.features`.
 
 Colours are judged under the board's usual light: where the materials show the light
@@ -195,6 +194,23 @@ pixels passing the pawn colour's gate at each of the 28: >= 0.5 for 22, under 0.
 material mostly outside the colour's gate does not drop it" could give back at most those 6 and
 would make that material's own 2-36 % of gated pixels blobs; not tried. Of the rest, the low-scoring
 tokens and dull greens are the model's (``surface``, ``shadow``).
+
+A wall of several materials (p35; branch p35, commits c6ee1cb and 81d8a7e, reverted). The fifth
+renderer's "other" and "creature" boards mix grass, water, stone and brick walls; one Gaussian over
+them spans the colours between the materials (chromaticity sd 7-13 against one material's ~2), so a
+saturated green pawn on a grass hedge or a blue one on water is dropped as wall (final9 fi_day 0007:
+92 % of its hue pixels, 0013: 98 %). Tried: where the wall's chromaticity spreads more than the test
+radius times the corridor's, the wall's samples clustered by chromaticity into up to 3 materials
+(merged back where their test balls meet), a pixel wall only if like one material as well as like
+their average. On the spent fifth sets it was written on +20 pawns, one false report fewer (final9
+fi 89.8 -> 91.2 %, final10 94.8 -> 95.5, final11 91.0 -> 92.4, dev f5 89.9 -> 92.6), every other
+renderer unchanged; on fresh fifth frames it was a wash that cost boards: the author's seeds
+3275400+ +4 pawns (boards +1), 3275100+ +2/-1 (boards -2), final12 fi_day unchanged, lead-rendered
+3313000+ +1/-2 and one false report fewer (boards -2), 3316000+ -1 pawn and two tiles misread after
+the paint-out (boards -1), 3317000+ unchanged. The fuller blobs the clustering lets through score
+lower under a model fitted on the old masks (final9 fi 0003/0004 greens 0.90/0.53 -> 0.42/0.48): a
+mask change needs the model refitted on its blobs. Clustering in 3D (with lightness) split lit and
+shaded walls (sixth: 3 more false reports); 4 clusters lost 5 pawns against 3.
 """
 
 from __future__ import annotations
@@ -209,8 +225,8 @@ import numpy as np
 
 from companion.board import SIZE, Color
 from companion.observation import TileReading
+from vision.occlusion import shade_invariant
 from vision.order_stats import median
-from vision.pawn_artwork import drop_artwork
 from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import Material, features
 from vision.pawn_geometry import lean_point, slender_axis
@@ -338,6 +354,32 @@ def _material(value: np.ndarray, where: Sequence[np.ndarray], reference: Sequenc
     return where[0], where[1], levels[0], levels[1]
 
 
+def _mahalanobis2(d: np.ndarray, inv: np.ndarray) -> np.ndarray:
+    """Squared Mahalanobis lengths of the columns of ``d`` ((3, n): channel rows keep numpy's loops long)."""
+    return ((inv @ d) * d).sum(axis=0)
+
+
+def _gaussian(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Robust mean ((3, 1)) and inverse covariance of ``samples`` ((3, n) float64; None when too few)."""
+    if samples.shape[1] < 50:
+        return None
+    keep = samples
+    for _ in range(3):
+        mu, inv = _moments(keep)
+        keep = samples[:, _mahalanobis2(samples - mu, inv) < 9.0]
+        if keep.shape[1] < 30:
+            return None
+    return _moments(keep)
+
+
+def _moments(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and inverse of the (unbiased, +4 on the diagonal) covariance, as ``np.cov`` gives it, by one product."""
+    mu = samples.mean(axis=1, keepdims=True)
+    d = samples - mu
+    cov = (d @ d.T) / max(1, samples.shape[1] - 1) + np.eye(samples.shape[0]) * 4.0
+    return mu, np.linalg.inv(cov)
+
+
 def candidates(
     rect: Rectified,
     tiles: Sequence[TileReading] | None,
@@ -393,7 +435,7 @@ def candidates(
         if cfg.light_sigma > 0:
             light = light_map(value, [plain_wall, plain_arms], cfg.light_sigma * t)
             value = relit(value, light)
-        masks = drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
+        masks = _drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
         if cfg.material_shadow:
             plain = (plain_wall, _light_reference(corridor, coloured))
             material = _material(value, plain, (plain_wall, plain_arms))
@@ -508,3 +550,72 @@ def _components(mask: np.ndarray, kernel: np.ndarray, k: int) -> tuple[np.ndarra
     stats[1:, 0] += x0
     stats[1:, 1] += y0
     return labels, stats
+
+
+def _drop_artwork(
+    rect: Rectified,
+    zone_masks: tuple[np.ndarray, np.ndarray, np.ndarray],
+    coloured: np.ndarray,
+    masks: dict[Color, np.ndarray],
+    cfg: PawnConfig,
+    light: np.ndarray | None = None,
+) -> dict[Color, np.ndarray]:
+    """Remove pixels that look like this frame's corridor (anywhere) or walls (outside the corridor core).
+
+    ``zone_masks`` are :func:`zones` (certain wall, certain corridor, corridor arms);
+    ``coloured`` is the union of ``masks``. With the board's ``light`` map
+    (:mod:`vision.pawn_light`) the lightness is compared with the light divided out,
+    and weighs ``relit_lightness_weight``: under even light a pawn the artwork's
+    colour still stands out by its own shading and highlights.
+    """
+    wall, corridor, arms = zone_masks
+    width = wall.shape[1]
+    # Flat indices first, rows and columns from them: np.nonzero over the whole board
+    # costs ~5x np.flatnonzero, the same pixels in the same order.
+    where_coloured = np.flatnonzero(coloured)
+    if len(where_coloured) == 0:
+        return masks
+    ys, xs = np.divmod(where_coloured, width)
+    # The colour transform is per pixel, so it is computed only where it is read: the
+    # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
+    flat = (where_coloured, np.flatnonzero(wall)[::11], np.flatnonzero(arms)[::11])
+    values, wall_samples, arm_samples = (
+        np.ascontiguousarray(a.T) for a in _artwork_colours(rect.image, flat, cfg, light)
+    )
+    artwork = np.zeros(len(ys), dtype=bool)
+    for samples, where in ((wall_samples, ~corridor[ys, xs]), (arm_samples, np.ones(len(ys), dtype=bool))):
+        gauss = _gaussian(samples)
+        if gauss is None:
+            continue
+        mu, inv = gauss
+        d = values - mu
+        if cfg.shade_is_artwork and light is not None:
+            d[2] = np.maximum(d[2], 0.0)  # the material in a shadow (a pawn's cast shadow) is still the material
+        artwork |= where & (_mahalanobis2(d, inv) < cfg.wall_distance2)
+    drop = np.zeros(wall.shape, dtype=bool)
+    drop[ys[artwork], xs[artwork]] = True
+    return {color: mask & ~drop for color, mask in masks.items()}
+
+
+def _artwork_colours(
+    image: np.ndarray, flat: Sequence[np.ndarray], cfg: PawnConfig, light: np.ndarray | None = None
+) -> list[np.ndarray]:
+    """The artwork comparison colours (float64, (n, 3)) of the pixels at each array of flat indices.
+
+    Shade-invariant chromaticity is a per-pixel formula, so it is applied to the few
+    gathered pixels only (the same numbers as over the whole image, at a fraction of
+    the cost); Lab goes through OpenCV on the whole image as before.
+    """
+    if cfg.shade_invariant_artwork:
+        pixels = image.reshape(-1, image.shape[2])
+        if light is None:
+            weight = cfg.artwork_lightness_weight
+            return [shade_invariant(pixels[i][:, None, :], weight).reshape(-1, 3).astype(np.float64) for i in flat]
+        out = []
+        for i in flat:
+            colours = shade_invariant(pixels[i][:, None, :], cfg.relit_lightness_weight).reshape(-1, 3)
+            colours[:, 2] /= light.reshape(-1)[i]
+            out.append(colours.astype(np.float64))
+        return out
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    return [lab[i].astype(np.float64) for i in flat]

@@ -89,11 +89,11 @@ each measured with the label's corners and the model's terms against the median 
   a yellow cone on a sand corridor (5; its chromaticity is the corridor's: r, g 42.9 / 35.2
   against 43.3 / 34.8, sd 2.1; only its shading and outline differ), a green or blue pawn
   against a wall that mixes grass, water and stone on one board (5: the single wall Gaussian
-  spans the colours between the materials; :mod:`vision.pawn_artwork` now tells the materials
-  apart, which gives back the pawns *between* them, 3 of the 5, not a lime pawn on grass or a
-  blue one on water). Three fail the saturation or value gate (a pale block figure, 29 % of its
-  S >= 50 pixels at S >= 90; a yellow washed out by glare; a lime pawn in shadow); one dark navy
-  pawn leaves ragged pieces that score 0.09.
+  spans the colours between the materials; telling the materials apart gave back the pawns
+  *between* them, 3 of the 5, not a lime pawn on grass or a blue one on water, and was
+  reverted: see :mod:`vision.pawn_candidates`). Three fail the saturation or value gate (a
+  pale block figure, 29 % of its S >= 50 pixels at S >= 90; a yellow washed out by glare; a
+  lime pawn in shadow); one dark navy pawn leaves ragged pieces that score 0.09.
 * *Whole blob scored under 0.5* (16): no shading (``surface`` 0.04-0.25) and no cast shadow
   (``shadow`` 0.03-0.11) under soft window light on a dim frame (final11 0002: all three, 0.10-0.28);
   dark green bodies (``value_cv`` 0.42-0.62: final11 0003, final10 0022, 0032, 0039); block-shaped
