@@ -350,12 +350,18 @@ class Located:
     lens: Lens | None
 
 
-def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Located:
+def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude: np.ndarray | None = None) -> Located:
     """The board's corners and the lens they were fitted with (see :func:`find_board`).
 
     The corners are where the tile area's corners are in the photo; under a
     wide lens the tile lines between them bend, and rectifying through the
     ``lens`` straightens them (:func:`vision.rectify.rectify`).
+
+    ``exclude``: corners (photo pixels) of an answer already read and refuted by a later stage (the
+    reader's grid quality): every refined grid within a quarter tile of it at every corner counts as
+    refuted, so the search goes on to its second opinions (the same grid at another pitch is more
+    than that off at some corner and stays a candidate). Raises :class:`BoardNotFoundError` when no other
+    grid proves a board.
     """
     cfg = config or DEFAULT_CONFIG
     bgr = _to_bgr(image)
@@ -367,6 +373,7 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
     work = block_average(bgr, factor)
     if float(cv2.meanStdDev(work)[1].max()) < 2.0:
         raise BoardNotFoundError("blank image")
+    excluded = None if exclude is None else order_corners(np.asarray(exclude, dtype=np.float64))
     tried: list[np.ndarray] = []
     shapely: list[np.ndarray] = []  # refined grids that read as a board's but for their separation
     best: Refined | None = None
@@ -383,6 +390,8 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None) -> Locat
         refined = refine_corners(bgr, order_corners(quad), cfg, reduced)
         if not first:
             first.append(refined)
+        if exclude is not None and _same_grid(order_corners(refined.corners), excluded):
+            return False
         shaped = refined.legal >= cfg.min_legal and refined.corner_side < cfg.max_corner_side
         board = shaped and refined.separation >= bar
         if shaped:
@@ -484,6 +493,11 @@ def _converged(grids: list[np.ndarray]) -> bool:
         for i in range(len(grids))
         for j in range(i + 1, len(grids))
     )
+
+
+def _same_grid(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two ordered corner quads lie within a quarter tile of each other at every corner."""
+    return bool(np.abs(np.asarray(a, dtype=np.float64) - b).max() < 0.25 * _pitch(b))
 
 
 def _half_shifted(corners: np.ndarray) -> Iterator[np.ndarray]:
