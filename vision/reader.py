@@ -76,6 +76,9 @@ class ReaderConfig:
     *_occ, r6 occ/occ_all): 48 hand frames under the bar, none swapped (their other grids read no better);
     on every spent day set (final5-final12, dev, f5, r6 day): 5 frames under the bar, one swapped (0014,
     now right), four kept as they were. The margin 0.05 is judgement, not fitted: the one swap reads 0.96.
+    Fresh frames (seeds 3320000+: held-out day 40, hands on sixth/fifth/held-out 60): no day frame under
+    the bar; 12 hand frames under it, none swapped. Cost: those frames pay a second search, +0.72 s
+    median (max 1.24 s) on this machine; frames over the bar (the bench photo: 0.99) pay nothing.
     ``keep_memory``: keep what a read frees for the next frame (:mod:`vision.heap`: glibc's
     allocator otherwise unmaps and re-faults the frame's temporaries, ~13 ms a read);
     a process-wide allocator setting, made when the first reader is built.
