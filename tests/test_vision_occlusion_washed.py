@@ -19,7 +19,7 @@ from vision.occlusion import (
     foreign_and_blown,
     lattice_colours,
 )
-from vision.occlusion_fixed import fixed_tile_agreement
+from vision.occlusion_fixed import fixed_squares, fixed_tile_agreement
 from vision.reader import BoardReader
 from vision.rectify import Rectified
 from vision.render import render_photo
@@ -78,3 +78,17 @@ def test_a_poor_grid_quality_decides_unless_light_explains_the_fixed_tiles_read_
     assert decide(poor, "day", cfg)
     assert decide(dataclasses.replace(poor, unwashed_quality=0.92), "day", cfg) is None
     assert decide(dataclasses.replace(poor, unwashed_quality=0.84), "day", cfg)
+
+
+def test_blown_out_corners_are_excused_only_on_a_tile_whose_other_corners_keep_the_seams() -> None:
+    # A white-hot lamp pool over (5,3): the corners nearest it clip white and lose every seam (spent final12
+    # th_day 0022's glare). (6,2) and (6,4) keep the seams at three corners: left out. (4,2) and (4,4) keep them
+    # at one corner only, as a blown-out surface lying there would: they count.
+    rect = _lamp(_rect(41, "classic"), cap=255.0, radius=1.0)
+    agree = dict(zip(fixed_squares(), fixed_tile_agreement(rect), strict=True))
+    bar = OcclusionConfig().min_quality
+    assert max(agree[(4, 2)], agree[(4, 4)], agree[(6, 2)], agree[(6, 4)]) < bar
+    expected = np.mean([a for sq, a in agree.items() if sq not in {(6, 2), (6, 4)}])
+    assert np.isclose(_unwashed(rect), expected)
+    # Every corner of the lit tiles blown out: nothing shows the light kept the seams, they all count.
+    assert _unwashed(_lamp(_rect(41, "classic"), cap=255.0, radius=1.5)) < bar
