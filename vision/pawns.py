@@ -91,7 +91,7 @@ each measured with the label's corners and the model's terms against the median 
   against a wall that mixes grass, water and stone on one board (5: the single wall Gaussian
   spans the colours between the materials; telling the materials apart gave back the pawns
   *between* them, 3 of the 5, not a lime pawn on grass or a blue one on water, and was
-  reverted: see :mod:`vision.pawn_candidates`). Three fail the saturation or value gate (a
+  reverted: see below). Three fail the saturation or value gate (a
   pale block figure, 29 % of its S >= 50 pixels at S >= 90; a yellow washed out by glare; a
   lime pawn in shadow); one dark navy pawn leaves ragged pieces that score 0.09.
 * *Whole blob scored under 0.5* (16): no shading (``surface`` 0.04-0.25) and no cast shadow
@@ -104,6 +104,23 @@ each measured with the label's corners and the model's terms against the median 
 * *Beaten by a print* (5): the pawn at 0.90-0.95, a printed shaded orb (dark rim, highlight) at
   0.95-1.00 (4), a green wall strip once.
 * *Wrong square* (lean, nadir, pile placement): none.
+
+A wall of several materials (p35; commits c6ee1cb and 81d8a7e, reverted in 5266f52). The fifth
+renderer's "other" and "creature" boards mix grass, water, stone and brick walls; one Gaussian over
+them spans the colours between the materials (chromaticity sd 7-13 against one material's ~2), so a
+saturated green pawn on a grass hedge or a blue one on water is dropped as wall (final9 fi_day 0007:
+92 % of its hue pixels, 0013: 98 %). Tried: where the wall's chromaticity spreads more than the test
+radius times the corridor's, the wall's samples clustered by chromaticity into up to 3 materials
+(merged back where their test balls meet), a pixel wall only if like one material as well as like
+their average. On the spent fifth sets it was written on +20 pawns, one false report fewer (final9
+fi 89.8 -> 91.2 %, final10 94.8 -> 95.5, final11 91.0 -> 92.4, dev f5 89.9 -> 92.6), every other
+renderer unchanged; on fresh fifth frames it was a wash that cost boards: the author's seeds
+3275400+ +4 pawns (boards +1), 3275100+ +2/-1 (boards -2), final12 fi_day unchanged, lead-rendered
+3313000+ +1/-2 and one false report fewer (boards -2), 3316000+ -1 pawn and two tiles misread after
+the paint-out (boards -1), 3317000+ unchanged. The fuller blobs the clustering lets through score
+lower under a model fitted on the old masks (final9 fi 0003/0004 greens 0.90/0.53 -> 0.42/0.48): a
+mask change needs the model refitted on its blobs. Clustering in 3D (with lightness) split lit and
+shaded walls (sixth: 3 more false reports); 4 clusters lost 5 pawns against 3.
 
 Uncalibrated hue ranges work for the four colours; calibration narrows them.
 ``calibration.json`` schema (all optional)::
