@@ -45,7 +45,7 @@ from companion.board import Square
 from vision.rectify import Rectified
 from vision.tile_features import FIXED_EDGES, FIXED_OPEN, view_bands
 from vision.tile_model import Band, TileModel, held_out, typical_weight
-from vision.tiles import combine_bands, sharper_where_typical, tiles_for_lighting
+from vision.tiles import combine_bands, fixed_edge_agreement, tiles_for_lighting
 
 #: The shade-free chroma among the reader's 12 edge features: (L, a, b, std L, a/(L+16), b/(L+16)) relative to
 #: the tile's middle corners, then the same relative to the side's ends (:func:`vision.tile_features.edge_features`).
@@ -73,21 +73,10 @@ def shade_free_mismatch(rect: Rectified, covered: Iterable[Square] = (), lightin
 
 
 def fixed_tile_agreement(rect: Rectified, lighting: str = "day") -> np.ndarray:
-    """Per fixed tile (in FIXED_EDGES' order, 16) the mean agreement of its 4 known edges, computed exactly as
-    :func:`vision.tiles.grid_quality` computes it (whose mean over all 16 is the grid quality). ~5 ms; asked
-    only when the grid quality fails."""
-    cfg = tiles_for_lighting(None, lighting)
-    bands = view_bands(rect, cfg)
-    read = []
-    for features in (bands.usual, bands.outer):
-        known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2]]
-        logit, distance = held_out(known, cfg)
-        weight = typical_weight(distance, known.shape[1], cfg)
-        read.append(Band(TileModel(np.zeros(1), 1.0, 0.0, 1.0), logit[None, :, None], weight[None, :, None]))
-    combined = combine_bands(read[0], read[1], np.zeros((1, len(FIXED_EDGES)), dtype=bool), cfg)
-    logit = sharper_where_typical(read[0], read[1], combined)[0, :, 0]
-    prob = np.clip(1.0 / (1.0 + np.exp(-np.clip(logit, -50, 50))), cfg.prob_floor, 1.0 - cfg.prob_floor)
-    return np.where(FIXED_OPEN, prob, 1.0 - prob).reshape(-1, 4).mean(axis=1)
+    """Per fixed tile (in FIXED_EDGES' order, 16) the mean agreement of its 4 known edges
+    (:func:`vision.tiles.fixed_edge_agreement`, whose mean is the grid quality). ~5 ms; asked only when
+    the grid quality fails."""
+    return fixed_edge_agreement(rect, tiles_for_lighting(None, lighting)).reshape(-1, 4).mean(axis=1)
 
 
 def fixed_squares() -> list[Square]:

@@ -132,6 +132,7 @@ __all__ = [
     "edge_features",
     "edge_probabilities",
     "fit_model",
+    "fixed_edge_agreement",
     "grid_quality",
     "lab_view",
     "learn",
@@ -556,6 +557,17 @@ def grid_quality(
     :func:`edge_features` with ``shade_free``, when the caller has them; ``bands``:
     both bands' (:func:`view_bands` with the same ``config``).
     """
+    return float(fixed_edge_agreement(rect, config, features, bands).mean())
+
+
+def fixed_edge_agreement(
+    rect: Rectified,
+    config: TilesConfig | None = None,
+    features: np.ndarray | None = None,
+    bands: ViewBands | None = None,
+) -> np.ndarray:
+    """Per known edge of the fixed tiles (FIXED_EDGES' order, 64: four per tile) the probability that it
+    reads as the board says; :func:`grid_quality` is their mean (arguments as there)."""
     cfg = config or DEFAULT_CONFIG
     if bands is None:
         if features is None:
@@ -572,8 +584,7 @@ def grid_quality(
     logit = combine_bands(read[0], read[1], np.zeros((1, len(FIXED_EDGES)), dtype=bool), cfg)
     logit = sharper_where_typical(read[0], read[1], logit)[0, :, 0]
     prob = _floored(logit, cfg.prob_floor)
-    agree = np.where(FIXED_OPEN, prob, 1.0 - prob)
-    return float(agree.mean())
+    return np.where(FIXED_OPEN, prob, 1.0 - prob)
 
 
 def sharper_where_typical(usual: Band, outer: Band, combined: np.ndarray) -> np.ndarray:
