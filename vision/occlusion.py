@@ -203,7 +203,7 @@ def signals(
         cfg.lit_lost,
         cfg.lit_edge,
     )
-    bar = cfg.night_min_quality if lighting == "night" else cfg.min_quality
+    bar = cfg.quality_bar(lighting)
     unwashed = _unwashed_quality(rect, hidden, foreign, seams, cfg, lighting) if quality < bar else -1.0
     return Signals(
         band_run=longest_run(flags, near),
@@ -268,7 +268,7 @@ def _unwashed_quality(
     """
     if foreign.any():
         return -1.0
-    bar = cfg.night_min_quality if lighting == "night" else cfg.min_quality
+    bar = cfg.quality_bar(lighting)
     strength, clipped = seams()
     measured = (strength >= cfg.lit_lost) & (strength <= cfg.lit_edge)
     # A blown-out corner (over half clipped) has no seams left to keep (as in :func:`_lit_tiles`); it is excused
@@ -484,7 +484,7 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"fixed tiles do not match their known openings at {where}"
     # A low-contrast board under a shadow band: every fixed tile on its known side by shade-free colour.
     matched = 0 <= sig.shade_free_wrong <= cfg.max_fixed_mismatch
-    bar = cfg.night_min_quality if night else cfg.min_quality
+    bar = cfg.quality_bar(lighting)
     if sig.quality < bar and not matched and sig.unwashed_quality < bar:
         return f"board partly hidden or misread (fixed tiles match {sig.quality:.2f})"
     if night and sig.low_tiles > cfg.night_max_low_tiles:

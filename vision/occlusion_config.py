@@ -266,6 +266,10 @@ class OcclusionConfig:
     min_marked_low: int = 2
     judge_gates: bool = True
 
+    def quality_bar(self, lighting: str) -> float:
+        """The grid quality under which the frame counts as hidden or misread: ``night_min_quality`` at night."""
+        return self.night_min_quality if lighting == "night" else self.min_quality
+
 
 @dataclass(frozen=True)
 class Signals:
