@@ -22,14 +22,8 @@ import numpy as np
 
 from vision.locate_centre import ended_centre, periodic_centre
 from vision.locate_lattice import Frame, lattice_frame, lattice_hypotheses, notched_hypotheses, window_lattices
-from vision.locate_place import blurred as _blurred
-from vision.locate_place import keystone_search as _keystone_search
-from vision.locate_place import place_grid as _place
-from vision.locate_place import polish as _polish
-from vision.locate_place import search_fine as _search_fine
-from vision.locate_place import search_windows as _search_windows
-from vision.locate_score import BOARD_CORNERS
-from vision.locate_score import separation as _separation
+from vision.locate_place import blurred, keystone_search, place_grid, polish, search_fine, search_windows
+from vision.locate_score import BOARD_CORNERS, separation
 
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
@@ -129,7 +123,7 @@ def coarse_answers(
             at = _in_work_pixels(a_vec, b_vec, frame)
             if at is None:
                 continue
-            score, quad = _place(lab, blurs, *at, cfg.clear_separation)
+            score, quad = place_grid(lab, blurs, *at, cfg.clear_separation)
             if keep:
                 frames[len(found)] = frame
             placed.append(at if keep else None)
@@ -192,7 +186,7 @@ def coarse_answers(
     # 4. A strong tilt may bend the board away from every lattice. The receding-grid
     # search is costly, so it runs only now, on the likeliest hypotheses.
     for inv, centre, pitch in likeliest:
-        score, quad = _keystone_search(_blurred(lab, pitch, blurs), inv, centre, pitch)
+        score, quad = keystone_search(blurred(lab, pitch, blurs), inv, centre, pitch)
         placed.append(None)
         found.append((score, quad, pitch))
         if score > cfg.clear_separation:
@@ -243,7 +237,7 @@ def _ended_grids(
             if centre is not None and (first is None or np.linalg.norm(centre - first) >= pitch):
                 spots.append(centre)
             for spot in spots:
-                score, quad = _place(lab, blurs, inv, 2.0 * spot, 2.0 * pitch, cfg.clear_separation)
+                score, quad = place_grid(lab, blurs, inv, 2.0 * spot, 2.0 * pitch, cfg.clear_separation)
                 moved.append((score, quad, 2.0 * pitch))
     moved.sort(key=lambda m: -m[0])
     polished = ((*_polished(lab, blurs, quad, pitch), pitch) for _, quad, pitch in moved[: cfg.polish_candidates])
@@ -290,7 +284,7 @@ def _polished(
     lab: np.ndarray, blurs: dict[int, np.ndarray], quad: np.ndarray, pitch: float
 ) -> tuple[float, np.ndarray]:
     """One placement polished (the stages' last polish steps): its d' and grid."""
-    scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06))
+    scores, quads = polish(separation, blurred(lab, pitch, blurs), quad[None], pitch, (0.12, 0.06))
     return float(scores[0]), quads[0]
 
 
@@ -350,14 +344,14 @@ def swept_quad(work: np.ndarray, frames: list[Placed], cfg: LocateConfig) -> tup
     placed = []
     for inv, centre, pitch in frames:
         sweep = pitch * np.geomspace(0.5, 1.6, cfg.sweep_pitches)
-        for (score, origin), swept in zip(_search_windows(lab, blurs, inv, centre, sweep), sweep, strict=True):
+        for (score, origin), swept in zip(search_windows(lab, blurs, inv, centre, sweep), sweep, strict=True):
             placed.append((score, inv, origin, float(swept)))
     # The sub-tile step only for the likeliest placements: it moves a grid by a tenth of a
     # tile, which reorders placements within a few tenths of d', not from the bottom up.
     placed.sort(key=lambda item: -item[0])
     found = []
     for _, inv, origin, swept in placed[: cfg.sweep_fine]:
-        score, quad = _search_fine(_blurred(lab, swept, blurs), inv, origin, swept)
+        score, quad = search_fine(blurred(lab, swept, blurs), inv, origin, swept)
         found.append((score, quad, swept))
     return _best_polished(lab, blurs, found, {}, cfg)
 
@@ -383,7 +377,7 @@ def _best_polished(
             # Down to 0.06 tile only: the refinement's basin is far wider, and a finer step
             # changed no grid on 180 test photos (six separation calls saved).
             steps = (0.12, 0.06)
-            scores, quads = _polish(_separation, _blurred(lab, pitch, blurs), quad[None], pitch, steps)
+            scores, quads = polish(separation, blurred(lab, pitch, blurs), quad[None], pitch, steps)
             polished[i] = (float(scores[0]), quads[0])
         if best is None or polished[i][0] > best[0]:
             best = polished[i]
