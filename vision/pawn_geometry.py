@@ -34,8 +34,8 @@ colour on the neighbouring square - a printed token centred there (26), wall or 
 artwork, lamp glare or a tinted patch (9), a fragment beside another pawn (1). In 28 the real
 pawn is a candidate whose base is on its own square but scores lower (0.27-0.99 against
 0.52-0.999); in 8 it is no candidate at all (in a pile, lying down, or dropped early). The
-15 read wrong with located corners only are close scores that the corners' small error (the lean
-and the nadir move) tips, not a base moved across an edge. The bases of pawns read right lie
+15 read wrong with located corners only are no locate error (every corner within 0.05 tile of
+the label's) but close scores that so small a move of the lean and the nadir tips. The bases of pawns read right lie
 well inside their squares (label corners, final13 six day sets, lead f5, r6: median 0.37-0.46 tile
 from the nearest edge, 5th percentile 0.17-0.30 per set; the least, 0.06, a fifth-renderer pile
 whose pawns overhang their square). So the class is print against pawn (the pawn model's), and
