@@ -37,7 +37,17 @@ band's weight times |2p - 1|, in :func:`vision.tiles.combine_bands` and the shad
 commits cf9aafd and db0b936) fixed 8 tiles on the spent held-out sets it was written on (final9 ho_day
 16 -> 9 wrong, final10 13 -> 12) but lost on fresh frames: final12 th_day 0028 1,6 read wrong, and a
 lead-rendered held-out set (seeds 3310000+, 60 frames) 6 -> 7 wrong tiles with one false pawn more.
-Reverted.
+Reverted. Reading a side on the ends-referenced half of the features only (both bands; models
+learned as for the shade-free read) where its two end corners' lightness differs from the middle
+two corners' by more than half the frame's corridor/wall lightness contrast on the fixed tiles (a
+light edge crossing the tile), except under a glare veil (:mod:`vision.tile_veil`; without that,
+r6 day 0025 3,6 and spent final13 si 0032 5,5 broke) (t19): the dev sets of the six renderers (day,
+night, occluded) and fresh held-out, fifth and sixth day, fifth night and occluded sets (seeds
+3335000-3338999) read line for line as before, spent final9-final13 ho/fi/si day 73 -> 69 wrong
+tiles (7 fixed on final9/final10 held-out; final12 fi 0016 0,5 with a missed pawn on an end corner
+and 5,3, final13 ho 0000 5,6 broken): not kept. On the fresh frames' light-edge misreads the ends
+half is wrong too (ho 0015 1,4 S -9.3, 0024 1,3 N -3.8, fi 0029 4,5 S +1.9): a diagonal edge puts
+a side's box and its ends on opposite sides of it; only a model of the edge itself could read these.
 """
 
 from __future__ import annotations
