@@ -315,6 +315,14 @@ def _one_of_a_kind(
     or at night, and a board with one blob per colour reads as before. The scales are the
     features' spreads; radius and penalty were chosen offline on the sixth, held-out and
     fifth renderers' spent day blobs (radius 2-3 and penalty 4 all gained, 6 began to lose).
+    Most twins that decide are look-alikes, not copies: of 25 choices changed (label corners,
+    final9-13 and dev day sets of all six renderers; 14 fixed, 2 lost) the beaten blob's nearest
+    twin's grey patch correlated (best quarter turn) >= 0.7 in 6, 0.0-0.6 in the rest. So the rule
+    reads "a pawn stands apart from its colour's other blobs" as much as "artwork repeats";
+    demanding a copy (correlation >= 0.8) fixed 3 sixth pawns only. As a penalty on every blob
+    (a report may go) look-alikes trade pawns for false reports about one for one (same-colour
+    twins, radius 3, penalty 4: sixth -9 pawns / -10 false, held-out -13 / -10), and copies
+    removed at most 2 false reports per renderer (dev sets 6, for 4 pawns).
 
     Measured (p37; vision-test, located corners, main adfba59 -> this): sixth (spent final9-13
     si_day, r6 day, fresh seeds 3341000+) pawns 644 -> 649 (8 fixed, 3 lost: final10 0013, r6
