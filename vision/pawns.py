@@ -105,6 +105,26 @@ each measured with the label's corners and the model's terms against the median 
   0.95-1.00 (4), a green wall strip once.
 * *Wrong square* (lean, nadir, pile placement): none.
 
+Where a pawn is "read" on a far square (p37; main adfba59, the label's corners, every blob
+scored without the early floor; spent final9-13 si/ho/fi day, 200 frames each), the real pawn's
+blob against the print of its colour that won:
+
+* *Sixth* (44 far, 6 near): no candidate 13, its blob under the threshold 12 (the print would be
+  reported anyway), both over it 19 (logit gap median 1.0, 16 under 2); 73 misses (no candidate
+  38), 52 false reports. What the prints win on, mean term over the pawn's: surface +0.78, glint
+  +0.54, smooth_range +0.47, dark_share +0.46 (drawn shading and highlights); the pawns keep
+  log_area_small and solidity (-0.46, -0.44). *Held-out* 13 far (none 4, under 1, both 8),
+  *fifth* 4 (under 2, both 2): there shadow +0.78 and elongation +0.68 (prints beside a cast
+  shadow band, leaning with the tile). With two blobs over the threshold the real pawn is the
+  runner-up in 21 of 129 sixth contests (held-out 8 of 91, fifth 3 of 21).
+* Tie-breaks between blobs over the threshold (offline, the same blobs; pawns right per renderer):
+  own evidence only (board terms out) sixth -10, held-out -3; the board terms doubled sixth -5,
+  held-out +2; the raised-body terms (elongation, shadow, thickness) doubled -3/-5; the shading
+  terms halved sixth +4 but held-out -7, fifth -4: the model's balance is already the best
+  single weighting. Twins (:func:`_one_of_a_kind`) were the one rule with no loss offline: sixth
+  +7, held-out +1, fifth +1, dev +2; as a penalty on every blob (dropping reports too) it cost
+  pawns everywhere (a round print and a pawn's top are often within the radius).
+
 A wall of several materials (p35; commits c6ee1cb and 81d8a7e, reverted in 5266f52). The fifth
 renderer's "other" and "creature" boards mix grass, water, stone and brick walls; one Gaussian over
 them spans the colours between the materials (chromaticity sd 7-13 against one material's ~2), so a
@@ -134,6 +154,7 @@ becomes its learned hue ± ``calibrated_hue_tolerance``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -151,6 +172,20 @@ from vision.rectify import Rectified
 
 #: Where a blob's set-size term sits in a feature row.
 SIZE_DEVIATION = FEATURES.index("size_deviation")
+
+#: Hue-free shape features compared between a blob and its would-be twins, each with its spread over all
+#: blobs (standard deviation, label corners, final9-13 si/ho/fi day; see :func:`_one_of_a_kind`).
+TWIN_SCALES: dict[str, float] = {
+    "log_area": 0.56, "fill": 0.11, "extent": 0.15, "solidity": 0.11, "saturation": 0.11,
+    "thickness": 0.052, "width": 0.10, "inner_cv": 0.088, "value_cv": 0.085, "marks": 0.21,
+}  # fmt: skip
+#: A blob this close to another (in spreads) is its twin; the logit an exact twin loses.
+TWIN_RADIUS = 2.5
+TWIN_PENALTY = 4.0
+#: Another colour's blob under this confidence is a certain print: a twin in another colour.
+TWIN_PRINT = 0.05
+_TWIN_COLUMNS = [FEATURES.index(name) for name in TWIN_SCALES]
+_TWIN_SD = np.array(list(TWIN_SCALES.values()))
 
 #: The board-level terms that say nothing for a blob piled against another colour's pawn (:func:`_hidden_sizes`).
 _PILE_TERMS = (SIZE_DEVIATION, LIT_CONSENSUS, DARK_CONSENSUS)
@@ -242,12 +277,76 @@ def _best(found: Sequence[Candidate], model: PawnModel, threshold: float) -> dic
     """Each colour's best blob at ``threshold`` or above, with its confidence (the board's terms filled in)."""
     rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
     rows = _hidden_sizes(found, rows, model)
+    probs = [confidence(row, model) for row in rows]
     best: dict[Color, tuple[float, Candidate]] = {}
-    for cand, row in zip(found, rows, strict=True):
-        p = confidence(row, model)
-        if p >= threshold and (cand.color not in best or p > best[cand.color][0]):
-            best[cand.color] = (p, cand)
+    rivals: set[Color] = set()  # colours with two blobs or more over the threshold
+    for cand, p in zip(found, probs, strict=True):
+        if p >= threshold:
+            if cand.color in best:
+                rivals.add(cand.color)
+            if cand.color not in best or p > best[cand.color][0]:
+                best[cand.color] = (p, cand)
+    for color in rivals:
+        k = _one_of_a_kind(found, rows, probs, color, threshold, model)
+        best[color] = (probs[k], found[k])
     return best
+
+
+def _one_of_a_kind(
+    found: Sequence[Candidate],
+    rows: Sequence[Sequence[float]],
+    probs: Sequence[float],
+    color: Color,
+    threshold: float,
+    model: PawnModel,
+) -> int:
+    """Which of ``color``'s blobs over ``threshold`` is its pawn: the most probable, once a blob with a twin
+    on the board has lost up to :data:`TWIN_PENALTY` of logit.
+
+    A pawn is one of a kind; a board's artwork repeats (the same key, crown or star on
+    several tiles, and the same picture drawn in other colours). A twin is another blob
+    whose hue-free shape (:data:`TWIN_SCALES`: size, fill, extent, solidity, saturation,
+    thickness, width, brightness spread, marks) lies within :data:`TWIN_RADIUS` of it,
+    each feature in units of its spread over all blobs: any other blob of its colour, or
+    a certain print of another colour (under :data:`TWIN_PRINT`; another colour's pawn,
+    the same piece in another colour, is no twin). The penalty falls linearly from
+    ``TWIN_PENALTY`` for an exact twin to nothing at ``TWIN_RADIUS``. It only chooses
+    between blobs already over the threshold: no colour is reported that was not, by day
+    or at night, and a board with one blob per colour reads as before. The scales are the
+    features' spreads; radius and penalty were chosen offline on the sixth, held-out and
+    fifth renderers' spent day blobs (radius 2-3 and penalty 4 all gained, 6 began to lose).
+    Most twins that decide are look-alikes, not copies: of 25 choices changed (label corners,
+    final9-13 and dev day sets of all six renderers; 14 fixed, 2 lost) the beaten blob's nearest
+    twin's grey patch correlated (best quarter turn) >= 0.7 in 6, 0.0-0.6 in the rest. So the rule
+    reads "a pawn stands apart from its colour's other blobs" as much as "artwork repeats";
+    demanding a copy (correlation >= 0.8) fixed 3 sixth pawns only. As a penalty on every blob
+    (a report may go) look-alikes trade pawns for false reports about one for one (same-colour
+    twins, radius 3, penalty 4: sixth -9 pawns / -10 false, held-out -13 / -10), and copies
+    removed at most 2 false reports per renderer (dev sets 6, for 4 pawns).
+
+    Measured (p37; vision-test, located corners, main adfba59 -> this): sixth (spent final9-13
+    si_day, r6 day, fresh seeds 3341000+) pawns 644 -> 649 (8 fixed, 3 lost: final10 0013, r6
+    0031, fresh 0019), false reports 68 -> 68, boards 100 -> 101; fifth (final9-13, lead f5,
+    fresh 3340000+) +1 (lead f5 0003); held-out, team, third, fourth (dev and final9-13) and
+    nights (dev ho/th/fo, r6, fresh fifth/sixth 3342000+/3343000+) line for line unchanged. On
+    fresh frames rendered after the choice: sixth 3341100+ and 3341200+ (80) +2 pawns (boards
+    +1), fifth 3340100+ (30) +1 (boards +1), held-out 3344000+ (40) unchanged; with the first
+    fresh sets, sixth 120 frames +3 -1, fifth 70 +1, no false report added. The bench frame has
+    no contested colour; the choice costs ~0.08 ms per contested colour.
+    """
+    shape = np.array([[row[k] for k in _TWIN_COLUMNS] for row in (cand.features for cand in found)]) / _TWIN_SD
+    pool = np.array([c.color == color or p < TWIN_PRINT for c, p in zip(found, probs, strict=True)])
+    best_k, best_score = -1, -math.inf
+    for k, (cand, p) in enumerate(zip(found, probs, strict=True)):
+        if cand.color != color or p < threshold:
+            continue
+        others = pool.copy()
+        others[k] = False
+        near = float(np.sqrt(((shape[others] - shape[k]) ** 2).sum(axis=1)).min()) if others.any() else math.inf
+        score = model.logit(rows[k]) - TWIN_PENALTY * max(0.0, 1.0 - near / TWIN_RADIUS)
+        if score > best_score:
+            best_k, best_score = k, score
+    return best_k
 
 
 def _hidden_sizes(
