@@ -50,6 +50,36 @@ Classes: skin let off as light or kept seams (0032, 0019, 0000's glare), fingers
 No class covers more than 3 frames. Tried (main 46c8161): lit_edge 2.0 catches 0032. On 6,613 cached frames it misses
 78 -> 75 hands but flags 10 -> 25 clean frames, so it was not kept.
 
+Fresh half-occluded sets of o28 (seeds 3345000-3345579, main adfba59; third 80 frames, the other five renderers 40
+each): 8 of 132 hands missed (third 5 of 42, team 2 of 20, fourth 1 of 16, held-out, sixth, fifth none), no clean
+frame of 148 flagged. With spent final12 th_occ (3 of 14 missed) and final13 fo_occ 0013:
+- th 0014, 0015: fingertips over the right frame and the outer half of the right column: 1 or 0 foreign corners;
+  band segments 4 and 8 (0015: 5 and 8), the clear frame between the fingers and the gates (not judged when nothing
+  looks disturbed inside) between them. Same class: tr 0037 (bottom frame; (7,1) blown, (7,3) foreign), final12
+  0009 (left column, band 3, one seamless corner), final13 fo_occ 0013 (right column, band 2, one foreign corner).
+- th 0062: a pale hand over the bottom-left at 3.0-3.3x the board's light: 6 corners blown out (excused as a glare's
+  core), (6,1) unclear (0.14) let off as lit (:func:`_lit_tiles`), band_alone 5 of 6. fo 0000: pale fingers over the
+  top row between lattice points, (0,3) unclear (0.27) let off as lit by a pool fading in (outer corners 1.72/1.36x,
+  inner 0.82/0.70 of them: the glare range of ``lit_falloff``), band_alone 3.
+- th 0006: dark fingertips over the top row read as pawns on (0,3),(0,4): cluster 3 with the point under the pawn.
+  final12 0003: dark fingers over the top rows, one 40x69 px pawn box over (0,2)-(1,3): bridged cluster 4 (limit >4).
+- th 0036: a hand holding a cup over the bottom-left: foreign (6,1),(6,2),(7,0), blown (7,2): from-edge cluster 3.
+- tr 0000: a faint hand over the left column (2 foreign corners apart); final12 0007: a pale hand over the top-left
+  of a small far board (1 foreign corner).
+Classes with o26's 9: fingertips over the frame and the edge row only (7 frames), skin let off as light (5), fingers
+as pawns (4), a cup (2), nothing or a faint hand visible (3). Tried, every cached frame re-decided (/tmp/o28/cmp.sh:
+5,793 clean and 2,060 occluded frames of six renderers, final12/13 and these fresh sets included):
+- an edge tile whose two outer corners are foreign, blown or seamless backs a band run (the gates judged): +4 hands
+  (final6 th_occ 0016, o15 tr_occ 0009, final8 th_occ 0002, fresh th 0062), 6 clean sixth-renderer frames flagged
+  (lamp glare and an LED glow over the edge: corners seamless at 0.04-0.1, blown or foreign beside runs of 3-4).
+  With those corners darker than the board's median only: no decision changed.
+- the points under a pawn joining the bridged cluster: +1 hand (final12 0003), final11 fi_day 0024 flagged (a tall
+  fifth-renderer pawn on (0,6) leaning over the frame: 7 corners).
+- no lit-tile excuse (``night_lit`` 100): +2 hands (fo 0000, th 0062), 13 more clean frames flagged (lamp glare).
+- the gates judged for every lone run of 3+: +4 hands, 5 clean frames flagged (four sixth-renderer glares).
+Kept: the gates judged for a lone run of 3+ only beside edge tiles whose outer corners are covered (:func:`_lone_run`):
++1 hand (th 0062), no clean frame's run changed.
+
 Clean frames flagged on the spent final9-final11 day and occluded sets of the six renderers (read
 live with main 8a5a8ae): final11 th_day 0013, a lamp's pool washing four fixed tiles out (quality
 0.83; read since :func:`_unwashed_quality`), and final10 si_day 0035, a cool glare's flat cells
@@ -207,7 +237,13 @@ def signals(
     unwashed = _unwashed_quality(rect, hidden, foreign, seams, cfg, lighting) if quality < bar else -1.0
     return Signals(
         band_run=longest_run(flags, near),
-        band_alone=longest_run(without_gates(flags)),
+        band_alone=longest_run(without_gates(flags))
+        if lighting == "night"
+        else _lone_run(
+            flags,
+            lambda: frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), all_gates=True),
+            lambda: foreign | (blown & ~hidden_points) | seamless_corners(rect, cfg, boxes),
+        ),
         lattice=_largest_cluster(foreign),
         lattice_from_edge=max(
             _largest_cluster(foreign, from_edge=True),
@@ -289,6 +325,34 @@ def _unwashed_quality(
     if len(keep) == len(FIXED_TILES) - len(hidden & set(FIXED_TILES)) or len(keep) < cfg.min_unwashed_fixed:
         return -1.0
     return float(np.mean(keep))
+
+
+#: A lone run of plain frame segments this long is doubtful enough to judge the gates for it too (:func:`_lone_run`).
+LONE_RUN_DOUBT = 3
+
+
+def _lone_run(flags: np.ndarray, gated: Callable[[], np.ndarray], gone: Callable[[], np.ndarray]) -> int:
+    """The day's lone frame-band run: on the plain frame (``flags``, gates left out), or, once that run is
+    ``LONE_RUN_DOUBT`` or more, with the gates judged (``gated()``, :func:`frame_band`) where the run passes
+    beside an edge tile whose two outer corners are covered (``gone()``: foreign, blown out or seamless,
+    :func:`disturbed_inside`), whichever is longer.
+
+    An arm reaching in crosses the frame, gate arrows included, and goes on over the edge tiles, hiding
+    their corners. A clean frame's run (a corner's artwork, a lamp's glare or shadow on the frame) leaves out
+    the gates because glow nights judged by day made runs of 6 with them (:func:`without_gates`); counted only
+    beside covered edge corners they add nothing there. Fresh third-renderer th_occ 0062 of seeds 3345000+
+    (o28): a pale hand over the bottom-left, its skin blown out at 3x the board's light (excused as a glare's
+    core), run 5 on the plain frame, 7 with the gates beside its blown corners. Over every cached frame
+    (/tmp/o28/cmp.sh: 5,793 clean and 2,060 occluded, six renderers, day, night, occluded; final12/13 and
+    o28's fresh sets included) no clean frame's run changed (28 made 3-4); 226 of the 364 occluded frames
+    with a plain run of 3+ rose (163 to 6 or more; only 0062 not caught otherwise). Judging the gates
+    without the covered corners flagged 5 clean frames (four sixth-renderer glares, runs of 6-7) for 4 hands.
+    Measured only on the rare doubtful frames (a second pass over the frame band and the seams).
+    """
+    run = longest_run(without_gates(flags))
+    if run < LONE_RUN_DOUBT:
+        return run
+    return max(run, longest_run(gated(), disturbed_inside(set(), gone())))
 
 
 #: At night a foreign lattice cluster this small (one edge tile's two outer corners) is a pawn's size.

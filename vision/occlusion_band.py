@@ -52,6 +52,7 @@ def frame_band(
     boxes: Iterable[tuple[int, int, int, int]] = (),
     lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     night: bool = False,
+    all_gates: bool = False,
 ) -> np.ndarray:
     """Per segment of the board's own frame (4 sides x 14 half-tiles): 1 foreign, 0 like the frame, -1 unknown.
 
@@ -66,6 +67,8 @@ def frame_band(
     and where the board inside looks disturbed (:func:`disturbed_inside`): with them a segment lit by a
     light spilling over the board's edge, beside readable tiles, is not foreign (:func:`_spilled`); at
     ``night`` neither is one lit with its edge tile corner, even beside an unclear tile (:func:`_lit_at_night`).
+    ``all_gates``: judge the gates whatever the board inside shows (a doubtful lone run,
+    :func:`vision.occlusion._lone_run`).
     """
     cfg = config or OcclusionConfig()
     t, m = rect.tile_px, rect.margin_px
@@ -115,7 +118,7 @@ def frame_band(
     out = np.full((4, 2 * SIZE), -1, dtype=np.int8)
     values = medians.reshape(-1, 3)
     # The gates count only for a run beside a disturbed edge tile: judged only when there is one.
-    gated = cfg.judge_gates and (lattice is None or bool(np.any(lattice[2])))
+    gated = cfg.judge_gates and (all_gates or lattice is None or bool(np.any(lattice[2])))
     for group, least in ((known & ~gates, 12), (known & gates, 8) if gated else (None, 0)):
         if group is None or group.sum() < least:
             continue
