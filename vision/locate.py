@@ -230,7 +230,12 @@ class LocateConfig:
       CPU): on the 4048 clean frames of every spent and dev set (final5-13, dev, r6, f5) none was
       refused, so none changes; it ran on 55 of their 235 refused hand frames, all still refused but
       one (final11 ho_occ 0017, now located within 0.25 tile and still read as occluded). The bench
-      photo never reaches it (read_ms unchanged).
+      photo never reaches it (read_ms unchanged). What it does not reach (fresh held-out 3363241 and
+      3363308, 2 of 120): a small board (pitch ~17 work px) on a STRIPED cloth. The refinement
+      converges from the label's grid (separation 5.4 / 6.5), but no lattice hypothesis, window
+      lattices included, has the board's axes and pitch (the stripes' period takes both estimators;
+      the nearest proposals are 2.7-3.5 tiles off, with other axes or pitches): a lattice-stage gap, not a
+      placement one.
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
