@@ -216,7 +216,9 @@ class LocateConfig:
       receding grids of the first ``tilted_hypotheses`` kept lattices, at their periodic and ended
       centres and at ``tilted_scales`` of their pitch, widened and polished
       (:func:`vision.locate_grid._tilted_grids`, :func:`vision.locate_place.tilted_search`), refined and
-      judged by ``second_opinion_separation``. Why (l19): two of t19's 40 fresh held-out day frames,
+      judged by ``second_opinion_separation``; not asked when ``exclude`` is given (the reader's second
+      look wants a found frame's other answers, not a last resort for frames nothing found).
+      Why (l19): two of t19's 40 fresh held-out day frames,
       boards tilted 15-20 % along both axes beside a gingham cloth (checks 0.6-0.75 tile), were "not
       found" (separation 1.34 / 1.37) though the label's grid separates at 3.6 / 4.9 coarse and the
       refinement converges from 0.35 tile off (4.1 / 10.4). Not the refinement and not the judges: no
@@ -504,11 +506,21 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
         # Refused by its separation alone: judged once more with shadow-invariant chroma (see
         # LocateConfig.shade_free_judge). Only refused frames pay (one view of the best grid).
         proven = shade_free_separation(bgr, best, cfg) >= cfg.min_separation
-    if not proven and cfg.fallbacks and cfg.tilted_last and tilted and not _converged(shapely):
+    # The last resorts below are for frames nothing found; the reader's second look (``exclude``: a
+    # found frame's other answers, checked by l18 without them) does not ask them.
+    last_resort = exclude is None and not _converged(shapely)
+    if not proven and cfg.fallbacks and cfg.tilted_last and tilted and last_resort:
         # A strongly tilted board beside a checked cloth (see LocateConfig.tilted_last).
         reduced = (factor, work)
         proven = any(attempt(q * factor, cfg.second_opinion_separation, reduced) for _, q in tilted[0])
-    if not proven and cfg.fallbacks and cfg.finest_look and factor - 2 >= 2 and not _converged(shapely):
+    if (
+        not proven
+        and cfg.fallbacks
+        and cfg.finest_look
+        and factor - 2 >= 2
+        and exclude is None
+        and not _converged(shapely)
+    ):
         # A small board on a striped cloth: its lattice shows only on a finer copy still
         # (see LocateConfig.finest_look).
         proven = search(block_average(bgr, factor - 2), factor - 2, cfg.second_opinion_separation, again=False)
