@@ -22,7 +22,15 @@ import numpy as np
 
 from vision.locate_centre import ended_centre, periodic_centre
 from vision.locate_lattice import Frame, lattice_frame, lattice_hypotheses, notched_hypotheses, window_lattices
-from vision.locate_place import blurred, keystone_search, place_grid, polish, search_fine, search_windows
+from vision.locate_place import (
+    blurred,
+    keystone_search,
+    place_grid,
+    polish,
+    search_fine,
+    search_windows,
+    tilted_search,
+)
 from vision.locate_score import BOARD_CORNERS, separation
 
 if TYPE_CHECKING:
@@ -61,6 +69,7 @@ def coarse_answers(
     liked: list[Placed] | None = None,
     lattice_only: bool = False,
     later: list[Iterator[tuple[float, np.ndarray]]] | None = None,
+    tilted: list[Iterator[tuple[float, np.ndarray]]] | None = None,
 ) -> Iterator[tuple[float, np.ndarray]]:
     """Tile-area quads (work pixels, TL TR BR BL) with their d': each search stage's best, cheapest first.
 
@@ -91,7 +100,8 @@ def coarse_answers(
     no board. ``liked``: when given, receives the lattices whose grids the
     fixed tiles liked best (for :func:`swept_quad`). ``later``: when given, receives (once
     every stage answered) the lazy :func:`_runners_up` of this search, for the caller to ask
-    after its pitch sweep. ``lattice_only``: stage 1 alone
+    after its pitch sweep. ``tilted``: when given, receives the lazy :func:`_tilted_grids` (the caller's
+    very last resort). ``lattice_only``: stage 1 alone
     (the finer look of :func:`vision.locate.locate_board`: the stage that can miss at the
     work scale is the lattice estimate's pitch peaks; the later stages found nothing there).
     """
@@ -198,6 +208,8 @@ def coarse_answers(
     if later is not None:
         later.append(_runners_up(lab, blurs, found, polished, given, cfg))
         later.append(_ended_grids(lab, blurs, found, frames, given, cfg))
+    if tilted is not None:
+        tilted.append(_tilted_grids(lab, blurs, found, frames, given, cfg))
 
 
 def _ended_grids(
@@ -242,6 +254,46 @@ def _ended_grids(
     moved.sort(key=lambda m: -m[0])
     polished = ((*_polished(lab, blurs, quad, pitch), pitch) for _, quad, pitch in moved[: cfg.polish_candidates])
     yield from _offered(polished, given, cfg)
+
+
+def _tilted_grids(
+    lab: np.ndarray,
+    blurs: dict[int, np.ndarray],
+    found: list[tuple[float, np.ndarray, float]],
+    frames: dict[int, Frame],
+    given: list[np.ndarray],
+    cfg: LocateConfig,
+) -> Iterator[tuple[float, np.ndarray]]:
+    """Receding grids of the first kept lattices (:func:`tilted_search`) at their periodic and ended centres and
+    at three pitches, polished, best first: asked only when every other stage and judge refused the frame.
+
+    A strongly tilted board on a checked cloth (l19: t19's held-out 0002 and 0026) defeats the
+    stage-4 tilt search twice: the lattices' centres lie on the cloth (up to four tiles from
+    the board) and the mean pitch a lattice measures is up to 9 % off the board's at its
+    centre, which a receding grid of fixed pitch at the centre cannot absorb. So the first
+    ``tilted_hypotheses`` kept lattices are searched at both centres (:func:`periodic_centre`,
+    and :func:`ended_centre` when a pitch or more away) and at ``tilted_scales`` of their pitch;
+    the grids clearing ``clear_separation`` half a tile or more from every grid given are
+    asked (at most ``_RUNNERS_UP``), like :func:`_ended_grids`.
+    """
+    grids: list[tuple[float, np.ndarray, float]] = []
+    for i in sorted(frames)[: cfg.tilted_hypotheses]:
+        affine, gu, gv = frames[i]
+        inv = cv2.invertAffineTransform(2.0 * affine)
+        inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
+        half = 0.5 * found[i][2]  # the half image's pitch (found holds work pixels)
+        first = periodic_centre(gu, gv, half)
+        ended = ended_centre(gu, gv, half)
+        spots = [] if first is None else [first]
+        if ended is not None and (first is None or np.linalg.norm(ended - first) >= half):
+            spots.append(ended)
+        for spot in spots:
+            for scale in cfg.tilted_scales:
+                pitch = 2.0 * half * scale
+                score, quad = tilted_search(blurred(lab, pitch, blurs), inv, 2.0 * spot, pitch)
+                grids.append((score, quad, pitch))
+    grids.sort(key=lambda g: -g[0])
+    yield from _offered(iter(grids), given, cfg)
 
 
 def _runners_up(
