@@ -239,16 +239,10 @@ def _ended_grids(
     """
     moved: list[tuple[float, np.ndarray, float]] = []
     for i, (affine, gu, gv) in frames.items():
-        inv = cv2.invertAffineTransform(2.0 * affine)
-        inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
+        inv = _work_inverse(affine)
         base = 0.5 * found[i][2]  # the half image's pitch (found holds work pixels)
         for pitch in (base, 0.5 * base):
-            first = periodic_centre(gu, gv, pitch)
-            centre = ended_centre(gu, gv, pitch)
-            spots = [] if pitch == base or first is None else [first]
-            if centre is not None and (first is None or np.linalg.norm(centre - first) >= pitch):
-                spots.append(centre)
-            for spot in spots:
+            for spot in _centres(gu, gv, pitch, periodic=pitch != base):
                 score, quad = place_grid(lab, blurs, inv, 2.0 * spot, 2.0 * pitch, cfg.clear_separation)
                 moved.append((score, quad, 2.0 * pitch))
     moved.sort(key=lambda m: -m[0])
@@ -279,21 +273,26 @@ def _tilted_grids(
     grids: list[tuple[float, np.ndarray, float]] = []
     for i in sorted(frames)[: cfg.tilted_hypotheses]:
         affine, gu, gv = frames[i]
-        inv = cv2.invertAffineTransform(2.0 * affine)
-        inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
+        inv = _work_inverse(affine)
         half = 0.5 * found[i][2]  # the half image's pitch (found holds work pixels)
-        first = periodic_centre(gu, gv, half)
-        ended = ended_centre(gu, gv, half)
-        spots = [] if first is None else [first]
-        if ended is not None and (first is None or np.linalg.norm(ended - first) >= half):
-            spots.append(ended)
-        for spot in spots:
+        for spot in _centres(gu, gv, half):
             for scale in cfg.tilted_scales:
                 pitch = 2.0 * half * scale
                 score, quad = tilted_search(blurred(lab, pitch, blurs), inv, 2.0 * spot, pitch)
                 grids.append((score, quad, pitch))
     grids.sort(key=lambda g: -g[0])
     yield from _offered(iter(grids), given, cfg)
+
+
+def _centres(gu: np.ndarray, gv: np.ndarray, pitch: float, periodic: bool = True) -> list[np.ndarray]:
+    """Where to place a lattice: its periodic centre (unless ``periodic`` is False), and where it ends
+    (:func:`ended_centre`) when that lies a pitch or more from the periodic centre."""
+    first = periodic_centre(gu, gv, pitch)
+    ended = ended_centre(gu, gv, pitch)
+    spots = [first] if periodic and first is not None else []
+    if ended is not None and (first is None or np.linalg.norm(ended - first) >= pitch):
+        spots.append(ended)
+    return spots
 
 
 def _runners_up(
@@ -364,10 +363,13 @@ def _in_work_pixels(a_vec: np.ndarray, b_vec: np.ndarray, frame: Frame) -> Place
     centre = periodic_centre(gu, gv, pitch)
     if centre is None:
         return None
-    # Back to work pixels: canonical units doubled, and half-image -> work coordinates.
+    return _work_inverse(affine), 2.0 * centre, 2.0 * pitch
+
+
+def _work_inverse(affine: np.ndarray) -> np.ndarray:
+    """A half-image lattice's canonical -> work-pixel affine (canonical units doubled, half-image -> work)."""
     inv = cv2.invertAffineTransform(2.0 * affine)
-    inv = np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
-    return inv, 2.0 * centre, 2.0 * pitch
+    return np.hstack([2.0 * inv[:, :2], 2.0 * inv[:, 2:] + 0.5])
 
 
 def quad_frame(quad: np.ndarray) -> Placed:

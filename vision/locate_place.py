@@ -155,18 +155,24 @@ def keystone_search(blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch
     across the board from 0.7 to 1.4) at every phase; the best few are then
     moved by whole tiles to the window the fixed tiles prefer.
     """
+    cands, sc = _receding_windows(blur, inv, centre, pitch, keep=3, reach=2)
+    i = int(np.argmax(sc))
+    return float(sc[i]), cands[i]
+
+
+def _receding_windows(
+    blur: np.ndarray, inv: np.ndarray, centre: np.ndarray, pitch: float, keep: int, reach: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``keep`` best receding grids at every phase, each moved by up to ``reach`` whole tiles, and their d'."""
     steps = np.arange(-1.0, 0.99, 0.2)
     slopes = np.linspace(-0.05, 0.05, 7)
     fx, fy, gx, gy = (a.ravel() for a in np.meshgrid(steps, steps, slopes, slopes))
     mids = centre + np.stack([fx, fy], axis=1) * pitch
     quads = _keystone_quads(inv, mids, pitch, gx, gy)
-    sc = _separation(blur, quads)
-    top = quads[np.argsort(-sc)[:3]]
-    k = np.arange(-2.0, 2.01)
+    top = quads[np.argsort(-_separation(blur, quads))[:keep]]
+    k = np.arange(-reach, reach + 0.5)
     cands = _shifted(top, np.array([(dx, dy) for dy in k for dx in k]))
-    sc = _separation(blur, cands)
-    i = int(np.argmax(sc))
-    return float(sc[i]), cands[i]
+    return cands, _separation(blur, cands)
 
 
 def tilted_search(
@@ -190,15 +196,8 @@ def tilted_search(
     tiles and the ``polished`` best get the four-corner polish, whose basin (~0.4 tile) takes
     such a grid to the board (0026: d' 0.90 -> 6.9, 0.25 tile off).
     """
-    steps = np.arange(-1.0, 0.99, 0.2)
-    slopes = np.linspace(-0.05, 0.05, 7)
-    fx, fy, gx, gy = (a.ravel() for a in np.meshgrid(steps, steps, slopes, slopes))
-    mids = centre + np.stack([fx, fy], axis=1) * pitch
-    quads = _keystone_quads(inv, mids, pitch, gx, gy)
-    top = quads[np.argsort(-_separation(blur, quads))[:keep]]
-    k = np.arange(-reach, reach + 0.5)
-    cands = _shifted(top, np.array([(dx, dy) for dy in k for dx in k]))
-    best = cands[np.argsort(-_separation(blur, cands))[:polished]]
+    cands, sc = _receding_windows(blur, inv, centre, pitch, keep, reach)
+    best = cands[np.argsort(-sc)[:polished]]
     scores, quads = polish(_separation, blur, best, pitch, (0.12, 0.06))
     i = int(np.argmax(scores))
     return float(scores[i]), quads[i]
