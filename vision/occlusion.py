@@ -232,6 +232,7 @@ def signals(
         cfg.seam_keep,
         cfg.lit_lost,
         cfg.lit_edge,
+        lambda: foreign & _lit_points(colours, cfg.night_lit, seams()[0], bounds),
     )
     bar = cfg.quality_bar(lighting)
     unwashed = _unwashed_quality(rect, hidden, foreign, seams, cfg, lighting) if quality < bar else -1.0
@@ -463,6 +464,18 @@ def _lit_tiles(
         kept = ((strength >= low) | (clipped > 0.5)) & (strength <= high)
         out = {(r, c) for r, c in out if bool(kept[r : r + 2, c : c + 2].all())}
     return out
+
+
+def _lit_points(colours: np.ndarray, lit: float, seams: np.ndarray, bounds: tuple[float, float]) -> np.ndarray:
+    """8x8 lattice points lit as :func:`_lit_tiles` judges a tile's corners: at least ``lit`` times the board's
+    median corner lightness (``colours``' third channel, :func:`lattice_colours`), their seams in linear light
+    (``seams``, :func:`light_seams`) at least ``bounds[0]`` of the median point and at most ``bounds[1]`` times
+    the point's own light gain: light added keeps the seams, a pool of light multiplies them with the light
+    (:func:`vision.occlusion_lattice._light_multiplied`), neither brings an edge of its own. Used by
+    :func:`vision.occlusion_flat.flat_groups` on groups whose tiles still read."""
+    light = colours[..., 2]
+    gain = light / max(float(np.median(light)), 1e-6)
+    return (gain >= lit) & (seams >= bounds[0]) & (seams <= bounds[1] * gain)
 
 
 def _fading_in(corners: np.ndarray, r: int, c: int, level: float, falloff: float) -> bool:

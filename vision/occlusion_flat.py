@@ -34,6 +34,28 @@ occluded, six renderers): ``seam_keep`` 0.7 reads it but loses 9 hands; a lit fo
 own colour" (the group still judged by :func:`_fading` and :func:`_keeps_seams`) reads it with no
 hand lost, but wipes the flat cells of three hands (o12 tr_occ 0017: 5 -> 0, deciding alone before;
 all three still caught by their band runs): a lit pale hand passes every glare test there. Not kept.
+Kept since (o29), narrower: a lit foreign corner (:func:`vision.occlusion._lit_points`: ``night_lit`` times
+the board's median corner, seams ``lit_lost`` to ``lit_edge`` times its own light, as a pool multiplying the
+tiles' light grows them) is excused only on a group whose tiles all still read (none unclear): glare leaves the
+tiles readable, a hand or a card over them rarely does. Flagged before it, fresh validation frames of the
+lead (lead11 val fo 0026, fourth renderer: a tinted pool over the top right of a blue board, three corners
+1.7-1.9x tinted toward green, seams 2.5-3.0x of the median point, 1.4-1.6x their light, "8 half tiles";
+si 0016, sixth renderer: white glare spots on a dark stone board, one corner 2.0x past white, seams 1.01,
+"3 half tiles") and final10 si_day 0035 above. Every cached frame re-decided (o7-o29 caches: 5,987 clean,
+2,178 occluded, six renderers, day/night/occluded, final5-13, dev, fresh o28 and o29 sets of seeds
+3365000-3365729): clean flagged 16 -> 13, hands and objects missed 94 -> 94; 6 occluded frames lose flat
+cells (two groups of 3 and 7 under the bar now, both still caught by other signals). Then flagged: fresh
+o29 si_occ 0028 (seed 3365228, clean, glare over the right edge: 3 flat cells on unclear (5,6), fading, no
+foreign corner, its two corners' seams at 0.89 of the median point, a hair under ``seam_keep``): read since
+the seams are counted on the share of the patch that can show them (:func:`_shown_seams`: over all cached
+frames only two clean frames' flat cells change, 2 -> 0 on o22 si_occ 0015 and 3 -> 0 here, no occluded one).
+A looser ``seam_keep`` for flat groups (0.75) read it too with no decision changed, but it is a bound moved
+to the gap, not the cause (part of the patch clipped); not kept.
+Excusing the lit corner on any group (o23's try) also wiped the flat groups of four hands of
+11-18 cells (r6 occ 0001, final7 fi_occ 0018, o16 si_occ 0003, o12 tr_occ 0017), all still caught elsewhere;
+not kept. Making such a corner lit in :func:`vision.occlusion_lattice.lattice_foreign` itself (the pool's
+proportional bound for every lit point, not only glare-coloured ones) lost a hand (o15 th_occ 0020: a point
+at 8.3x the median seams, 3.8x its light, alone in its foreign cluster, so no cluster veto); not kept.
 Also flagged, fresh sixth-renderer si_occ 0025 of seed 3245000 (clean, glare over the left edge):
 5 flat cells on tile (5,0) made unclear (0.45) by the glare, corners 1.8-2.8x, seams kept, no
 foreign corner, but :func:`_fading` says no (the pool is cut by the board's edge); not studied.
@@ -105,6 +127,7 @@ def flat_groups(
     seam_keep: float = 0.9,
     seam_lost: float = 0.5,
     seam_edge: float = 3.0,
+    lit_points: Callable[[], np.ndarray] | None = None,
 ) -> tuple[int, int]:
     """Largest 4-connected group of flat half-tile cells lying on an unclear tile or a foreign tile corner.
 
@@ -118,6 +141,10 @@ def flat_groups(
     seamless point that keeps ``seam_keep`` of the board's median seams in linear light (:func:`light_seams`)
     marks nothing: light added flattens the log grey those points were judged on, a surface hides both
     (spent final9 si_day 0004, a clean sixth-renderer board: a glare's seamless corner kept 0.94-1.5).
+
+    ``lit_points``: called at most once, only when a group lies on a foreign point, it gives the 8x8 points
+    lit as light does (:func:`vision.occlusion._lit_points`); on a group none of whose tiles is ``unclear``
+    such points are not "a colour of their own" (a tinted lamp's glare or pool; see the module docstring).
 
     A group is a lamp's glare, not a surface, when no tile corner on its tiles is foreign, it fades
     out (:func:`_fading`) and its tile corners keep their seams in linear light (their median at least
@@ -143,13 +170,14 @@ def flat_groups(
     grey = _cell_grey(rect)
     best = 0
     lit = cache(partial(light_seams, rect))  # measured once, only if a group needs it
+    shown = cache(partial(_shown_seams, rect, lit, clip_level))
     if glare.any():
         kept = partial(_glare_kept, rect, foreign, clip_level, seam_edge, lit)
         best = _blown_surface(rel < flat_level, glare, strength, pawns, kept)
     rel[glare] = np.inf
     count, labels = cv2.connectedComponents((rel < flat_level).astype(np.uint8), connectivity=4)
     dark = _darker(grey, labels, count)
-    marks, bare = foreign, None
+    marks, bare, own = foreign, None, None
     for i in range(1, count):
         group = labels == i
         cells = np.argwhere(group)
@@ -164,10 +192,13 @@ def flat_groups(
             continue
         # Glare changes no tile corner's colour (nothing foreign on it), fades out (no outline) and keeps
         # the tiles' seams in linear light (light added): all three, or the group is a surface.
-        if _lies_on(squares, set(), foreign) or not _fading(group, strength, grey, glare, pawns):
+        if own is None:
+            own = foreign if lit_points is None or not _lies_on(squares, set(), foreign) else foreign & ~lit_points()
+        read = not squares & unclear  # a lit corner is excused only where the tiles still read
+        if _lies_on(squares, set(), own if read else foreign) or not _fading(group, strength, grey, glare, pawns):
             best = len(cells)
             continue
-        if not _keeps_seams(cells, lit(), seam_keep, seam_lost):
+        if not _keeps_seams(cells, shown(), seam_keep, seam_lost):
             best = len(cells)
     return best, dark
 
@@ -300,6 +331,20 @@ def _keeps_seams(
     rims = values if edges is None else np.array([edges[p] for p in points])
     held = bool((values[~clipped] >= lost).all()) and float(rims.max()) <= edge
     return float(np.median(values)) >= keep and held
+
+
+def _shown_seams(rect: Rectified, lit: Callable[[], np.ndarray], clip_level: float) -> np.ndarray:
+    """8x8 :func:`light_seams` (``lit``) per share of each point's patch that can show seams: its unclipped share
+    (brightest channel under ``clip_level``), at least half, as :func:`vision.occlusion_lattice._kept_seams` counts it.
+
+    Clipped pixels show no seam whatever lies there. A sixth-renderer glare over the right edge of a clean
+    board (fresh o29 si_occ 0028, seed 3365228) made 3 flat cells on the edge tile it washed out, fading out,
+    no foreign corner; its outer corner, 0.46 clipped, kept 0.89 of the median point on its whole patch, and
+    the group's median fell a hair under ``seam_keep``: "something lying on the board (3 half tiles)".
+    Over half clipped counts as half: a patch that blown out is the blown-out rules' to judge.
+    """
+    clipped = lattice_structure(rect, clip_level=clip_level)[1]
+    return lit() / np.maximum(1.0 - clipped, 0.5)
 
 
 def _cell_grey(rect: Rectified) -> np.ndarray:
