@@ -70,7 +70,14 @@ import cv2
 import numpy as np
 
 from companion.board import SIZE, Square
-from vision.occlusion_lattice import _LOG_GREY, lattice_structure, least_clipped_seams, light_seams, white_share
+from vision.occlusion_lattice import (
+    _LOG_GREY,
+    lattice_structure,
+    least_clipped_seams,
+    light_seams,
+    seam_share,
+    white_share,
+)
 from vision.rectify import Rectified
 
 #: Cells per tile side: half tiles, each holding one tile corner and one corner of the centre.
@@ -344,7 +351,7 @@ def _shown_seams(rect: Rectified, lit: Callable[[], np.ndarray], clip_level: flo
     Over half clipped counts as half: a patch that blown out is the blown-out rules' to judge.
     """
     clipped = lattice_structure(rect, clip_level=clip_level)[1]
-    return lit() / np.maximum(1.0 - clipped, 0.5)
+    return lit() / seam_share(clipped)
 
 
 def _cell_grey(rect: Rectified) -> np.ndarray:

@@ -205,8 +205,13 @@ def _kept_seams(seams: np.ndarray, clipped: np.ndarray, cfg: OcclusionConfig) ->
     frame segments ("hand or object over the board's edge"). The upper bound stays on the whole patch: a
     glare's clipped rim is a strong edge of its own in linear light.
     """
-    shown = np.maximum(1.0 - clipped, 0.5)
-    return (seams >= cfg.seam_keep * shown) & (seams <= cfg.lit_edge)
+    return (seams >= cfg.seam_keep * seam_share(clipped)) & (seams <= cfg.lit_edge)
+
+
+def seam_share(clipped: np.ndarray) -> np.ndarray:
+    """The share of each point's patch that can show seams: its unclipped share, at least half (a patch over
+    half clipped is the blown-out rules' to judge)."""
+    return np.maximum(1.0 - clipped, 0.5)
 
 
 def _blown_walls(samples: np.ndarray, ref: np.ndarray, threshold: float) -> np.ndarray:
