@@ -11,25 +11,14 @@ a surface; the group is still judged by its outline and its seams, and a pale ca
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import numpy as np
 
-from companion.board import random_setup
+from tests.support.clean_board import clean_rect
 from vision.occlusion import OcclusionConfig, _lit_points
 from vision.occlusion_flat import flat_groups
 from vision.occlusion_lattice import lattice_colours, light_seams
-from vision.reader import BoardReader
 from vision.rectify import Rectified
-from vision.render import render_photo
-
-
-def _clean_rect() -> Rectified:
-    board, _ = random_setup(random.Random(41))
-    image, label = render_photo(board, seed=41, look="classic", size=(1280, 960), occlusion=False, lighting="day")
-    rect = BoardReader().read_detailed(image, corners=label["corners"]).rect
-    assert rect is not None
-    return rect
 
 
 def _glare(rect: Rectified, amount: float = 0.6, spread: float = 0.7) -> Rectified:
@@ -51,7 +40,7 @@ def _lit(rect: Rectified, cfg: OcclusionConfig) -> np.ndarray:
 
 def test_a_lit_foreign_corner_under_glare_does_not_make_a_surface_where_the_tiles_read() -> None:
     cfg = OcclusionConfig()
-    glare = _glare(_clean_rect())
+    glare = _glare(clean_rect())
     marked = np.zeros((8, 8), bool)
     marked[3, 3] = True  # the corner under the glare, tinted off the glare line (as lattice_foreign would mark it)
     lit = _lit(glare, cfg)
@@ -64,7 +53,7 @@ def test_a_lit_foreign_corner_under_glare_does_not_make_a_surface_where_the_tile
 
 def test_a_pale_card_with_a_corner_of_its_own_colour_stays_a_surface() -> None:
     cfg = OcclusionConfig()
-    rect = _clean_rect()
+    rect = clean_rect()
     t, m = rect.tile_px, rect.margin_px
     card = dataclasses.replace(rect, image=rect.image.copy())
     box = slice(m + 2 * t + 6, m + 4 * t - 6)

@@ -9,25 +9,14 @@ board". In linear light every corner under it kept its seams (0.94-1.5 of the bo
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import numpy as np
 
-from companion.board import random_setup
+from tests.support.clean_board import clean_rect
 from vision.occlusion import OcclusionConfig
 from vision.occlusion_flat import flat_groups
 from vision.occlusion_lattice import light_seams
-from vision.reader import BoardReader
 from vision.rectify import Rectified
-from vision.render import render_photo
-
-
-def _clean_rect() -> Rectified:
-    board, _ = random_setup(random.Random(41))
-    image, label = render_photo(board, seed=41, look="classic", size=(1280, 960), occlusion=False, lighting="day")
-    rect = BoardReader().read_detailed(image, corners=label["corners"]).rect
-    assert rect is not None
-    return rect
 
 
 def _light_added(rect: Rectified, box: slice, amount: float) -> Rectified:
@@ -42,7 +31,7 @@ def _light_added(rect: Rectified, box: slice, amount: float) -> Rectified:
 
 
 def test_a_seamless_corner_that_keeps_its_seams_in_linear_light_marks_nothing() -> None:
-    rect = _clean_rect()
+    rect = clean_rect()
     t, m = rect.tile_px, rect.margin_px
     cfg = OcclusionConfig()
     box = slice(m + 2 * t + 4, m + 5 * t - 4)

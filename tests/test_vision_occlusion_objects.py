@@ -3,38 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
-import random
-from functools import cache
 
 import cv2
 import numpy as np
 import pytest
 
-from companion.board import random_setup
 from tests.support.board_objects import lay_object
+from tests.support.clean_board import clean_rect, labelled
 from vision.occlusion import OcclusionConfig, Signals, _marked_group, decide, lattice_foreign, seamless_corners
 from vision.occlusion_flat import CELLS, _blown_surface, _glare_cells, _keeps_seams, _relative_strength, flat_groups
 from vision.occlusion_lattice import lattice_structure, least_clipped_seams, light_seams
 from vision.reader import BoardReader
 from vision.rectify import Rectified
-from vision.render import render_photo
-
-SIZE = (1280, 960)
-
-
-@cache
-def _labelled(seed: int, look: str, lighting: str) -> tuple[np.ndarray, list[list[float]]]:
-    board, _ = random_setup(random.Random(seed))
-    image, label = render_photo(board, seed=seed, look=look, size=SIZE, occlusion=False, lighting=lighting)
-    return image, label["corners"]
-
-
-def _clean_rect(seed: int, look: str, lighting: str) -> Rectified:
-    """The rectified view of a clean rendered board, read at its label's corners."""
-    image, corners = _labelled(seed, look, lighting)
-    rect = BoardReader().read_detailed(image, corners=corners).rect
-    assert rect is not None
-    return rect
 
 
 @pytest.mark.parametrize(
@@ -48,7 +28,7 @@ def _clean_rect(seed: int, look: str, lighting: str) -> Rectified:
     ],
 )
 def test_an_object_lying_on_the_tiles_is_reported(seed: int, look: str, kind: str, lighting: str) -> None:
-    image, corners = _labelled(seed, look, lighting)
+    image, corners = labelled(seed, look, lighting)
     assert not BoardReader().read(image).occluded
     covered = lay_object(image, corners, kind, np.random.default_rng(seed), lighting == "night", centre=(3.5, 3.5))
     reading = BoardReader().read_detailed(covered)
@@ -61,13 +41,13 @@ def test_an_object_lying_on_the_tiles_is_reported(seed: int, look: str, kind: st
 @pytest.mark.parametrize(("seed", "look", "colour"), [(46, "hedge", (200, 200, 200)), (46, "dark", (140, 140, 140))])
 def test_a_neutral_card_is_reported(seed: int, look: str, colour: tuple[int, int, int]) -> None:
     """A plain light-grey or grey card: its border, pips and edges leave three flat half tiles here."""
-    image, corners = _labelled(seed, look, "day")
+    image, corners = labelled(seed, look, "day")
     covered = lay_object(image, corners, "card", np.random.default_rng(seed), centre=(3.5, 3.5), card_colour=colour)
     assert BoardReader().read(covered).occluded
 
 
 def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
-    rect = _clean_rect(41, "classic", "day")
+    rect = clean_rect(41, "classic", "day")
     nothing = np.zeros((8, 8), bool)
     assert flat_groups(rect, {(3, 3)}, nothing)[0] == 0  # a clean board: every half tile has structure
     t, m = rect.tile_px, rect.margin_px
@@ -87,7 +67,7 @@ def test_flat_cells_count_only_on_an_unclear_tile_or_a_foreign_corner() -> None:
 
 
 def test_a_dark_flat_surface_counts_wherever_it_lies_a_pale_one_only_on_a_mark() -> None:
-    rect = _clean_rect(42, "hedge", "day")
+    rect = clean_rect(42, "hedge", "day")
     nothing = np.zeros((8, 8), bool)
     t, m = rect.tile_px, rect.margin_px
     cfg = OcclusionConfig()
@@ -107,7 +87,7 @@ def test_a_dark_flat_surface_counts_wherever_it_lies_a_pale_one_only_on_a_mark()
 
 def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> None:
     """A high-gain night frame: a dark cup over the tiles is flat but for the sensor's noise."""
-    rect = _clean_rect(42, "hedge", "night")
+    rect = clean_rect(42, "hedge", "night")
     t, m = rect.tile_px, rect.margin_px
     cup = dataclasses.replace(rect, image=rect.image.copy())
     rng = np.random.default_rng(7)
@@ -122,7 +102,7 @@ def test_at_night_a_dark_noisy_object_is_flat_once_the_noise_is_smoothed() -> No
 
 def test_a_surface_of_the_boards_own_colour_counts_where_it_hides_the_tiles_seams() -> None:
     """A cup or a pale hand of the walls' colour: no unclear tile, no foreign corner, but the seams are gone."""
-    rect = _clean_rect(41, "classic", "day")
+    rect = clean_rect(41, "classic", "day")
     nothing = np.zeros((8, 8), bool)
     assert not seamless_corners(rect).any()  # four separate tiles meet at every point of a clean board
     t, m = rect.tile_px, rect.margin_px
@@ -155,7 +135,7 @@ def _with_glare(rect: Rectified, amount: float = 0.7) -> Rectified:
 def test_a_glare_fading_out_is_not_something_lying_on_the_board() -> None:
     """A lamp's glare washes out the tiles under it (their log grey flat, the tile unclear), but it brings no
     colour of its own, it fades out and in linear light the tiles' seams are all there."""
-    rect = _clean_rect(41, "classic", "day")
+    rect = clean_rect(41, "classic", "day")
     t, m = rect.tile_px, rect.margin_px
     nothing = np.zeros((8, 8), bool)
     cfg = OcclusionConfig()
@@ -179,7 +159,7 @@ def test_a_glare_fading_out_is_not_something_lying_on_the_board() -> None:
 
 def test_a_blown_out_card_with_an_outline_counts_a_lamps_glare_fading_out_does_not() -> None:
     """A white card in bright light clips like glare; its sharp edge, not its colour, tells it from light added."""
-    rect = _clean_rect(42, "hedge", "day")
+    rect = clean_rect(42, "hedge", "day")
     nothing = np.zeros((8, 8), bool)
     measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
     t, m = rect.tile_px, rect.margin_px
@@ -213,7 +193,7 @@ def test_a_small_coloured_glare_with_an_outline_keeps_the_seams_a_white_card_doe
     """A cyan lamp's glare clips blue and green over a tile and a half and falls off within a cell (an outline of
     full structure around it, as on final7 ho_day 0037), but the red channel, and so the seams in linear
     light, stay: light added, not a surface. The blown-out white card beside it stays a surface."""
-    rect = _clean_rect(42, "hedge", "day")
+    rect = clean_rect(42, "hedge", "day")
     nothing = np.zeros((8, 8), bool)
     measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
     t, m = rect.tile_px, rect.margin_px
@@ -236,7 +216,7 @@ def test_a_yellow_glare_keeps_the_seams_in_its_unclipped_channel_a_pale_surface_
     """A yellow lamp's glare clips red and green over four tiles (as on final8 fi_day 0015); blue, a tenth of the
     grey, still shows the tiles' seams at the blown-out corners: light added. A pale surface in the same light
     (defocused or skin-coloured) is as smooth in blue: still a surface."""
-    rect = _clean_rect(41, "classic", "day")
+    rect = clean_rect(41, "classic", "day")
     nothing = np.zeros((8, 8), bool)
     measured = lambda: nothing  # noqa: E731 - a grid quality low enough to measure the cells, no corner marked
     t, m = rect.tile_px, rect.margin_px
