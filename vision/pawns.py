@@ -81,66 +81,16 @@ blobs touch, the one nearer the nadir stands in front and hides the other's foot
 one is placed from its top instead, as far behind it as the front pawn's base lies
 behind its own (:func:`vision.pawn_geometry.hidden_bases`; a pile of pawns).
 
-Where the fifth (true 3D) renderer's day pawns are lost (p35; main 8a5a8ae, the label-free
-reader; final9/10/11 fi_day and 40 own frames at seeds 3275000+: 46 pawns wrong, the cause of
-each measured with the label's corners and the model's terms against the median found pawn's):
+The known limits are those of the stages above: a pawn of a material's own colour
+is dropped by the artwork test, a pawn with no shading and no cast shadow (soft
+light, a round top seen straight down) scores low, and a print with drawn shading
+and highlights can outscore a pawn of its colour; when a colour has several blobs
+over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`).
+A wall of several materials (grass, water, stone on one board) spans the colours
+between them in one Gaussian; splitting it was tried and reverted, since a mask
+change needs the model refitted on its blobs.
 
-* *No candidate* (14). Ten are a pawn of a material's own colour dropped by the artwork test:
-  a yellow cone on a sand corridor (5; its chromaticity is the corridor's: r, g 42.9 / 35.2
-  against 43.3 / 34.8, sd 2.1; only its shading and outline differ), a green or blue pawn
-  against a wall that mixes grass, water and stone on one board (5: the single wall Gaussian
-  spans the colours between the materials; telling the materials apart gave back the pawns
-  *between* them, 3 of the 5, not a lime pawn on grass or a blue one on water, and was
-  reverted: see below). Three fail the saturation or value gate (a
-  pale block figure, 29 % of its S >= 50 pixels at S >= 90; a yellow washed out by glare; a
-  lime pawn in shadow); one dark navy pawn leaves ragged pieces that score 0.09.
-* *Whole blob scored under 0.5* (16): no shading (``surface`` 0.04-0.25) and no cast shadow
-  (``shadow`` 0.03-0.11) under soft window light on a dim frame (final11 0002: all three, 0.10-0.28);
-  dark green bodies (``value_cv`` 0.42-0.62: final11 0003, final10 0022, 0032, 0039); block-shaped
-  figures seen from above (``solidity`` 0.61-0.79, ``surface`` <= 0.11); round tops seen straight
-  down (``elongation`` ~1). Fourteen of the 46 misses are green. These are the model's features.
-* *Located corners only* (6): found with the label's corners, 0.30-0.49 with the located ones
-  (the nadir and zones move ``elongation`` and ``surface``).
-* *Beaten by a print* (5): the pawn at 0.90-0.95, a printed shaded orb (dark rim, highlight) at
-  0.95-1.00 (4), a green wall strip once.
-* *Wrong square* (lean, nadir, pile placement): none.
-
-Where a pawn is "read" on a far square (p37; main adfba59, the label's corners, every blob
-scored without the early floor; spent final9-13 si/ho/fi day, 200 frames each), the real pawn's
-blob against the print of its colour that won:
-
-* *Sixth* (44 far, 6 near): no candidate 13, its blob under the threshold 12 (the print would be
-  reported anyway), both over it 19 (logit gap median 1.0, 16 under 2); 73 misses (no candidate
-  38), 52 false reports. What the prints win on, mean term over the pawn's: surface +0.78, glint
-  +0.54, smooth_range +0.47, dark_share +0.46 (drawn shading and highlights); the pawns keep
-  log_area_small and solidity (-0.46, -0.44). *Held-out* 13 far (none 4, under 1, both 8),
-  *fifth* 4 (under 2, both 2): there shadow +0.78 and elongation +0.68 (prints beside a cast
-  shadow band, leaning with the tile). With two blobs over the threshold the real pawn is the
-  runner-up in 21 of 129 sixth contests (held-out 8 of 91, fifth 3 of 21).
-* Tie-breaks between blobs over the threshold (offline, the same blobs; pawns right per renderer):
-  own evidence only (board terms out) sixth -10, held-out -3; the board terms doubled sixth -5,
-  held-out +2; the raised-body terms (elongation, shadow, thickness) doubled -3/-5; the shading
-  terms halved sixth +4 but held-out -7, fifth -4: the model's balance is already the best
-  single weighting. Twins (:func:`_one_of_a_kind`) were the one rule with no loss offline: sixth
-  +7, held-out +1, fifth +1, dev +2; as a penalty on every blob (dropping reports too) it cost
-  pawns everywhere (a round print and a pawn's top are often within the radius).
-
-A wall of several materials (p35; commits c6ee1cb and 81d8a7e, reverted in 5266f52). The fifth
-renderer's "other" and "creature" boards mix grass, water, stone and brick walls; one Gaussian over
-them spans the colours between the materials (chromaticity sd 7-13 against one material's ~2), so a
-saturated green pawn on a grass hedge or a blue one on water is dropped as wall (final9 fi_day 0007:
-92 % of its hue pixels, 0013: 98 %). Tried: where the wall's chromaticity spreads more than the test
-radius times the corridor's, the wall's samples clustered by chromaticity into up to 3 materials
-(merged back where their test balls meet), a pixel wall only if like one material as well as like
-their average. On the spent fifth sets it was written on +20 pawns, one false report fewer (final9
-fi 89.8 -> 91.2 %, final10 94.8 -> 95.5, final11 91.0 -> 92.4, dev f5 89.9 -> 92.6), every other
-renderer unchanged; on fresh fifth frames it was a wash that cost boards: the author's seeds
-3275400+ +4 pawns (boards +1), 3275100+ +2/-1 (boards -2), final12 fi_day unchanged, lead-rendered
-3313000+ +1/-2 and one false report fewer (boards -2), 3316000+ -1 pawn and two tiles misread after
-the paint-out (boards -1), 3317000+ unchanged. The fuller blobs the clustering lets through score
-lower under a model fitted on the old masks (final9 fi 0003/0004 greens 0.90/0.53 -> 0.42/0.48): a
-mask change needs the model refitted on its blobs. Clustering in 3D (with lightness) split lit and
-shaded walls (sixth: 3 more false reports); 4 clusters lost 5 pawns against 3.
+Measurements and tried alternatives: vision/notes/pawns.md.
 
 Uncalibrated hue ranges work for the four colours; calibration narrows them.
 ``calibration.json`` schema (all optional)::
@@ -315,24 +265,10 @@ def _one_of_a_kind(
     or at night, and a board with one blob per colour reads as before. The scales are the
     features' spreads; radius and penalty were chosen offline on the sixth, held-out and
     fifth renderers' spent day blobs (radius 2-3 and penalty 4 all gained, 6 began to lose).
-    Most twins that decide are look-alikes, not copies: of 25 choices changed (label corners,
-    final9-13 and dev day sets of all six renderers; 14 fixed, 2 lost) the beaten blob's nearest
-    twin's grey patch correlated (best quarter turn) >= 0.7 in 6, 0.0-0.6 in the rest. So the rule
-    reads "a pawn stands apart from its colour's other blobs" as much as "artwork repeats";
-    demanding a copy (correlation >= 0.8) fixed 3 sixth pawns only. As a penalty on every blob
-    (a report may go) look-alikes trade pawns for false reports about one for one (same-colour
-    twins, radius 3, penalty 4: sixth -9 pawns / -10 false, held-out -13 / -10), and copies
-    removed at most 2 false reports per renderer (dev sets 6, for 4 pawns).
-
-    Measured (p37; vision-test, located corners, main adfba59 -> this): sixth (spent final9-13
-    si_day, r6 day, fresh seeds 3341000+) pawns 644 -> 649 (8 fixed, 3 lost: final10 0013, r6
-    0031, fresh 0019), false reports 68 -> 68, boards 100 -> 101; fifth (final9-13, lead f5,
-    fresh 3340000+) +1 (lead f5 0003); held-out, team, third, fourth (dev and final9-13) and
-    nights (dev ho/th/fo, r6, fresh fifth/sixth 3342000+/3343000+) line for line unchanged. On
-    fresh frames rendered after the choice: sixth 3341100+ and 3341200+ (80) +2 pawns (boards
-    +1), fifth 3340100+ (30) +1 (boards +1), held-out 3344000+ (40) unchanged; with the first
-    fresh sets, sixth 120 frames +3 -1, fifth 70 +1, no false report added. The bench frame has
-    no contested colour; the choice costs ~0.08 ms per contested colour.
+    Most twins that decide are look-alikes, not copies, so the rule reads "a pawn stands
+    apart from its colour's other blobs" as much as "artwork repeats"; as a penalty on
+    every blob (a report may go) it trades pawns for false reports, so it only chooses.
+    Measurements: vision/notes/pawns.md.
     """
     shape = np.array([[row[k] for k in _TWIN_COLUMNS] for row in (cand.features for cand in found)]) / _TWIN_SD
     pool = np.array([c.color == color or p < TWIN_PRINT for c, p in zip(found, probs, strict=True)])
@@ -365,13 +301,9 @@ def _hidden_sizes(
     Nor do its sides say much about the light (:mod:`vision.pawn_consensus`): the board
     darkest around it is where the other pawn's body and cast shadow stand, and its
     brightness slope is cut where the front pawn hides it, so a consensus *against* it
-    is left out too (one for it stays). Sixth-renderer 0022 (final6 si_day): a yellow
-    and a green pawn piled on one square, each sure on its own evidence (0.91, 0.81);
-    with the located corners their sides pointed against the other pawns' (-0.51 /
-    -0.92, -0.79 / 0.47): 0.67 and 0.67, beaten by a print (0.73) and a green blob
-    elsewhere (0.87). Leaving the terms out (0) rather than their best case lost more
-    than it gained: a pile's agreeing side is worth keeping (final6 fi_day and ho_day
-    one pawn each, two night pawns).
+    is left out too (one for it stays); leaving the terms out entirely rather than
+    taking their best case lost more than it gained: a pile's agreeing side is worth
+    keeping. Measurements: vision/notes/pawns.md.
 
     For the consensus the other colour's pawn is its colour's surest blob on its own
     evidence: a colour is one pawn, and a sure blob that another of its colour outscores
@@ -446,15 +378,9 @@ def erase(rect: Rectified, detections: Sequence[PawnDetection], grow: float = 0.
     no growth, 10 at 0.06, 20 at 0.12).
 
     A tall 3D pawn's blob is its lit colour only; its shaded body stays in the view.
-    Growing the painted mask over the pawn's own hue and saturation down to its base
-    (compact, connected, within 0.45 tile; commit 340568a, ``vision/pawn_body.py``)
-    was measured against main 7c3f635 on every day, night and occluded set of the six
-    renderers: two tiles fixed (final6 fi_day 0017, dev ho_occ 0007), two broken (final6
-    fi_occ 0000: the whole body painted leaves its tile's W side unseen and the shape
-    prior guesses wrong; dev th_occ 0017, a marginal tile elsewhere), the rest
-    identical; painting the body here only, with the visible shares still from the
-    blob, was worse (2 fixed, 4 broken). Not kept: more painted pawn means more unseen
-    sides, and the unseen sides' reading (:mod:`vision.tile_hidden`) decides the gain.
+    Painting out the whole body too was measured and not kept: more painted pawn means
+    more unseen sides, and the unseen sides' reading (:mod:`vision.tile_hidden`)
+    decides the gain. Measurements: vision/notes/pawns.md.
     """
     if not detections:
         return rect
