@@ -23,96 +23,16 @@ decides. Their public names are re-exported here.
 Thresholds are relative to the frame's own statistics where possible, so they
 hold across artwork, lighting and camera exposure.
 
-Not seen: a hand holding a mug over tiles (0,2)-(1,3) of spent final9 th_occ 0005 was read as
-pawns on (0,3) and (1,3); those squares and their tile corners are left out, no corner stays
-foreign, and the arm's crossing of the orange frame passes for glare (pale skin over orange).
-A pawn detector that takes a hand for pawns hides it from every signal here.
+Known limits: a hand the pawn detector takes for pawns is hidden from every signal
+here (its squares and their corners are left out); pale skin in bright light can pass
+for glare or light added (it keeps the walls' colour, or is blown out like a glare's
+core); fingertips over the frame and the edge row leave few foreign corners. Each
+rule that would catch more of these was measured against every cached clean frame
+and kept only where it flagged none (lamp glare and LED spill look alike to the
+lattice). Some clean frames are still flagged: a coloured LED spill lights the board
+through the camera's tone curve, which compresses the seams it adds.
 
-Third-renderer hands missed on o26's fresh half-occluded sets (seeds 3305000/100/200, 3x40, main
-79d9404: 9 of 72 hands missed, no clean frame flagged; "corners" are tile corners, thresholds in
-:class:`OcclusionConfig`), closest rule and margin:
-- 0007 tan fingers over the right column of an olive board: corners 0.81-1.05 of the colour threshold,
-  log seams 0.2-0.5 (seamless_level 0.1); 2 foreign corners on the edge row; band_alone 3 of 6.
-- 0011 the hand beside the board, fingertips at the frame's outer edge: nothing hidden, no signal.
-- 0028 dark fingertips over top tiles (0,2)-(0,4) read as pawns on (0,3),(0,4): 1-2 corners left; band 1.
-- 100/0000 pale fingers over a yellow frame and the right column: 2 corners let off as glare;
-  (1,6) unclear (0.44); band_run 1 of 2.
-- 100/0004 hand with a cup over the top frame and (0,2)-(0,4): no corner foreign; (0,3) at 0.51
-  (unclear under 0.5); dark_flat 1 of 2; band_alone 2.
-- 100/0033 two fingers over the bottom-left: 3 foreign corners, all on the lattice's edge row
-  (from the edge needs a point inside); flat cells 2 of 3.
-- 200/0011 fingers over the top row of a cream board read as pawns on (0,1),(1,2): 2 corners seen; band 2.
-- 200/0019 fingertips over the right column: of 3 corners unlike the walls, 2 keep their seams, 1 lit.
-- 200/0032 pale fingers over rows 0-1: 3 corners passed as lit (:func:`vision.occlusion_lattice._lit_seams`:
-  linear seams 2.15-2.72 against lit_edge 3.0, log seams 0.40); 3 tiles read wrong at 0.98-0.99.
-Classes: skin let off as light or kept seams (0032, 0019, 0000's glare), fingers as pawns (0028,
-200/0011), foreign corners on the edge row only (0033, 0007), a cup (0004), nothing visible (0011).
-No class covers more than 3 frames. Tried (main 46c8161): lit_edge 2.0 catches 0032. On 6,613 cached frames it misses
-78 -> 75 hands but flags 10 -> 25 clean frames, so it was not kept.
-
-Fresh half-occluded sets of o28 (seeds 3345000-3345579, main adfba59; third 80 frames, the other five renderers 40
-each): 8 of 132 hands missed (third 5 of 42, team 2 of 20, fourth 1 of 16, held-out, sixth, fifth none), no clean
-frame of 148 flagged. With spent final12 th_occ (3 of 14 missed) and final13 fo_occ 0013:
-- th 0014, 0015: fingertips over the right frame and the outer half of the right column: 1 or 0 foreign corners;
-  band segments 4 and 8 (0015: 5 and 8), the clear frame between the fingers and the gates (not judged when nothing
-  looks disturbed inside) between them. Same class: tr 0037 (bottom frame; (7,1) blown, (7,3) foreign), final12
-  0009 (left column, band 3, one seamless corner), final13 fo_occ 0013 (right column, band 2, one foreign corner).
-- th 0062: a pale hand over the bottom-left at 3.0-3.3x the board's light: 6 corners blown out (excused as a glare's
-  core), (6,1) unclear (0.14) let off as lit (:func:`_lit_tiles`), band_alone 5 of 6. fo 0000: pale fingers over the
-  top row between lattice points, (0,3) unclear (0.27) let off as lit by a pool fading in (outer corners 1.72/1.36x,
-  inner 0.82/0.70 of them: the glare range of ``lit_falloff``), band_alone 3.
-- th 0006: dark fingertips over the top row read as pawns on (0,3),(0,4): cluster 3 with the point under the pawn.
-  final12 0003: dark fingers over the top rows, one 40x69 px pawn box over (0,2)-(1,3): bridged cluster 4 (limit >4).
-- th 0036: a hand holding a cup over the bottom-left: foreign (6,1),(6,2),(7,0), blown (7,2): from-edge cluster 3.
-- tr 0000: a faint hand over the left column (2 foreign corners apart); final12 0007: a pale hand over the top-left
-  of a small far board (1 foreign corner).
-Classes with o26's 9: fingertips over the frame and the edge row only (7 frames), skin let off as light (5), fingers
-as pawns (4), a cup (2), nothing or a faint hand visible (3). Tried, every cached frame re-decided (/tmp/o28/cmp.sh:
-5,793 clean and 2,060 occluded frames of six renderers, final12/13 and these fresh sets included):
-- an edge tile whose two outer corners are foreign, blown or seamless backs a band run (the gates judged): +4 hands
-  (final6 th_occ 0016, o15 tr_occ 0009, final8 th_occ 0002, fresh th 0062), 6 clean sixth-renderer frames flagged
-  (lamp glare and an LED glow over the edge: corners seamless at 0.04-0.1, blown or foreign beside runs of 3-4).
-  With those corners darker than the board's median only: no decision changed.
-- the points under a pawn joining the bridged cluster: +1 hand (final12 0003), final11 fi_day 0024 flagged (a tall
-  fifth-renderer pawn on (0,6) leaning over the frame: 7 corners).
-- no lit-tile excuse (``night_lit`` 100): +2 hands (fo 0000, th 0062), 13 more clean frames flagged (lamp glare).
-- the gates judged for every lone run of 3+: +4 hands, 5 clean frames flagged (four sixth-renderer glares).
-Kept: the gates judged for a lone run of 3+ only beside edge tiles whose outer corners are covered (:func:`_lone_run`):
-+1 hand (th 0062), no clean frame's run changed.
-
-Clean frames flagged on the spent final9-final11 day and occluded sets of the six renderers (read
-live with main 8a5a8ae): final11 th_day 0013, a lamp's pool washing four fixed tiles out (quality
-0.83; read since :func:`_unwashed_quality`), and final10 si_day 0035, a cool glare's flat cells
-(:mod:`vision.occlusion_flat`); no other. Spent final9 ho_day 0014/0021 are read live since t15's
-sharper-band rule in :func:`vision.tiles.grid_quality`; the cached rows of /tmp/o19/cache9 keep
-their older quality (0.82/0.83) and still flag them when re-decided.
-
-Fresh day sets of o25 (seeds 3290000-3293549, main 03dc585; held-out 100, third 50, fifth 50, sixth
-100 frames): two clean frames flagged. ho_day 0011, a white pool of light over the left edge whose
-corners' linear seams grew with its light ("5 tile corners covered from its edge"), read since
-:func:`vision.occlusion_lattice._light_multiplied`; si_day 0014, a warm glare's 14 flat cells marked
-by a green LED's tinted corner whose linear seams (0.87) fall just under ``seam_keep`` in
-:func:`vision.occlusion_lattice._lit_seams`: the class of final10 si_day 0035
-(:mod:`vision.occlusion_flat`), not fixed.
-
-Spent final12 clean frames flagged (o27, main 5266f52; per fixed tile its agreement, linear seams and
-clipped share at its four corners):
-- th_day 0022 (third renderer): glare. A white lamp pool over the top row; (0,4) agreed 0.26, its
-  corners clipped 1.0/1.0/0.70/0.65, seams 0.08/0.05 (nothing left to measure, 0.22-0.26 even in the
-  least clipped channel) and 0.59/0.70 (kept); (0,2) 0.53 and (0,6) 0.72 have one clipped corner each.
-  No corner foreign. o24's rule failed only on the two blown corners' seams: read since blown corners are
-  excused on a tile whose other corners keep the seams (:func:`_unwashed_quality`), 0.84 -> 0.92.
-- ho_day 0007 (held-out): geometry first. Located corners 4 px off give 0.83, the label's 0.886. Under
-  either: (4,2) 0.49 (W and E open read closed: a pale print under the shadow band along rows 3-4, seams
-  0.33-0.36 at its top corners), (2,2) 0.67 (a treasure over its closed W side), (6,0)/(6,2) 0.72-0.75
-  (pawns standing on their E sides). Nothing clipped, no corner foreign: o24's rule does not apply;
-  shade-free chroma leaves 4 fixed tiles wrong (1 allowed). Left to the locator (l18).
-- fo_night 0019 (fourth renderer, night): not the grid quality (0.936). A blue LED spill over
-  (4,5)-(5,6) flattens 5 half tiles of unclear (4,5)/(5,5), "something lying on the board". The flat
-  test's glare exemption: no corner foreign, the group fades (brighter than the board, its ring
-  washed), but its corners' linear seams are 0.85/0.83/0.72/0.42 (median 0.78 under ``seam_keep`` 0.9,
-  one under ``lit_lost`` 0.5): the spill lights the board through the camera's tone curve, which
-  compresses the seams it adds. The class of final10 si_day 0035 and o25's si_day 0014; not fixed.
+Measurements, frame classes and tried alternatives: vision/notes/occlusion.md.
 """
 
 from __future__ import annotations
@@ -292,16 +212,8 @@ def _unwashed_quality(
     lamp pool over the top row: (0,4) has two blank corners and two kept, read at 0.92; without the two-corner
     condition a pale hand blown out over (6,6) in final7 th_occ 0001 rose over the bar and was missed).
 
-    Spent final11 th_day 0013 (third renderer, clean, a lamp's pool over the lower middle of a cream/pale
-    green board): fixed tiles (4,2), (4,4), (6,2), (6,4) agreed 0.33-0.50 (every open side read closed,
-    corners 0.42-0.72 clipped, seams 0.44-1.03), quality 0.83 "board partly hidden"; (4,4), (6,2), (6,4)
-    are washed out ((4,2) has a corner at 0.44 of the seams), 0.83 -> 0.92, read with 47 of 49 tiles
-    right. Over the cached frames of /tmp/o21/cmp.sh plus final10/final11 (six renderers, day, night,
-    occluded) no other decision changed; one hand had a washed tile left out (o9 th_occ 0016, 0.823 ->
-    0.834, still under 0.85). Without the foreign-corner condition spent final11 th_occ 0001 (a hand,
-    glare washing (4,0) beside it) rose to 0.847 and final7 th_occ 0002 to 0.866 (caught by the frame
-    band), too close; leaving every washed tile out (read right or not) kept th_day 0013 at 0.875
-    (9 of its fixed tiles are partly clipped, 7 of them read right).
+    Leaving every washed tile out (read right or not), or dropping the foreign-corner
+    condition, let hands rise too close to the bar. Measurements: vision/notes/occlusion.md.
     """
     if foreign.any():
         return -1.0
@@ -341,13 +253,8 @@ def _lone_run(flags: np.ndarray, gated: Callable[[], np.ndarray], gone: Callable
     An arm reaching in crosses the frame, gate arrows included, and goes on over the edge tiles, hiding
     their corners. A clean frame's run (a corner's artwork, a lamp's glare or shadow on the frame) leaves out
     the gates because glow nights judged by day made runs of 6 with them (:func:`without_gates`); counted only
-    beside covered edge corners they add nothing there. Fresh third-renderer th_occ 0062 of seeds 3345000+
-    (o28): a pale hand over the bottom-left, its skin blown out at 3x the board's light (excused as a glare's
-    core), run 5 on the plain frame, 7 with the gates beside its blown corners. Over every cached frame
-    (/tmp/o28/cmp.sh: 5,793 clean and 2,060 occluded, six renderers, day, night, occluded; final12/13 and
-    o28's fresh sets included) no clean frame's run changed (28 made 3-4); 226 of the 364 occluded frames
-    with a plain run of 3+ rose (163 to 6 or more; only 0062 not caught otherwise). Judging the gates
-    without the covered corners flagged 5 clean frames (four sixth-renderer glares, runs of 6-7) for 4 hands.
+    beside covered edge corners they add nothing there; judging the gates without the covered
+    corners flagged clean frames (glares). Measurements: vision/notes/occlusion.md.
     Measured only on the rare doubtful frames (a second pass over the frame band and the seams).
     """
     run = longest_run(without_gates(flags))
@@ -425,27 +332,17 @@ def _lit_tiles(
     brings a colour of its own to a corner or hides the light; such a tile still backs a run of
     foreign frame segments (:func:`disturbed_inside`). A pale hand in bright light can keep the walls'
     colour too, but light added leaves the seams as they were while the hand brings edges of its own
-    (its outline, its fingers): a fresh team-renderer hand over the bottom edge (seed 2731021, "5 frame
-    segments hidden" before this rule, lost with it) lit its tile's corners 3.6-4.2x with seams
-    1.9-4.3x; the glare this rule was made for kept 0.56-1.59 (the same ``lit_edge`` as
-    :func:`vision.occlusion_lattice._lit_seams`). Or it hides them: a pale third-renderer hand over the
-    left edge (o12 th_occ 0036) lit its tile's corners 1.6-2.9x with one corner at 0.42 of the seams and
-    the outline beside it at 2.9-3.0x, a hair from ``lit_edge``; the lower bound is ``lit_lost``, the
-    same veto as :func:`vision.occlusion_lattice._lit_seams`'. A glare's blown-out core has no seams
-    left either (its pixels clipped, their structure gone, not hidden): spent ho_day 0032, 0.38 at a
-    corner 0.73 clipped, so a blown-out corner is not held to the lower bound.
+    (its outline, its fingers: over ``lit_edge``, the same bound as :func:`vision.occlusion_lattice._lit_seams`)
+    or hides them (under ``lit_lost``, the same veto). A glare's blown-out core has no seams left either
+    (its pixels clipped, their structure gone, not hidden), so a blown-out corner is not held to the
+    lower bound.
 
     ``falloff`` (:func:`_fading_in`): a lamp's pool over the board's edge is brightest outside and fades
     over the tile, so an edge tile whose corners on the board's edge are lit and whose inner corners keep
     at least ``falloff`` of the edge corner beside them (not ``lit`` of the board's) is lit too, with the
     same seams test. A hand lit over the outer corners ends at its outline: the corners beyond it are back
-    at the board's level. Spent final9 si_day 0036 (warm glare, bottom edge: outer 1.36/1.54x, inner
-    0.75/0.70 of them) and a fresh o22 sixth-renderer si_occ 0015 (clean, glare over the top-left edge:
-    2.16/2.01x, 0.67/0.60) were flagged "3/5 frame segments hidden". Over 5,963 cached frames (six
-    renderers, day, night, occluded) hands' edge tiles lit this way lay at 0.22-0.49 on 9 frames (a
-    falloff of 0.2 loses final9 fo_occ 0008 and final7 th_occ 0007, both 0.32; 0.35 loses none) and at
-    0.51-0.80 on 10 more, where the seams test or other tiles keep them: one tile passes (o7 f5_occ8
-    0017, outer 1.27/1.39x) and no signal of any hand changed; only the two glare frames' did.
+    at the board's level. ``falloff`` sits between the hands' edge tiles lit this way and the glare
+    frames it was made for. Measurements: vision/notes/occlusion.md.
     """
     if not unclear:
         return set()
