@@ -23,42 +23,17 @@ the sensor's noise alone makes a gradient as strong as the tiles' structure, so 
 log grey is smoothed first (``night_flat_blur``, 1.5 px of the 48 px tile: the noise
 goes, the tiles' edges stay).
 
-Wrongly flagged, a tinted glare (o23): spent final10 si_day 0035 (sixth renderer, clean, a cool
-lamp's glare over the top edge) "3 half tiles without the tiles' structure": cells over tiles
-(0,0)-(0,1) lie on corner (0,0), lit 1.97x the board's median point, its colour pulled off the
-walls' (bluish, not toward white) and its seams at 0.73 of the median in linear light, under
-``seam_keep`` (0.9), so :func:`vision.occlusion_lattice._lit_seams` leaves it foreign and a foreign
-corner on its tiles makes the group a surface. Tried (every cache re-decided, 4,361 clean / 1,602
-occluded, six renderers): ``seam_keep`` 0.7 reads it but loses 9 hands; a lit foreign corner
-(>= ``night_lit``) keeping ``lit_lost``-``lit_edge`` of the seams not counting as "a corner of its
-own colour" (the group still judged by :func:`_fading` and :func:`_keeps_seams`) reads it with no
-hand lost, but wipes the flat cells of three hands (o12 tr_occ 0017: 5 -> 0, deciding alone before;
-all three still caught by their band runs): a lit pale hand passes every glare test there. Not kept.
-Kept since (o29), narrower: a lit foreign corner (:func:`vision.occlusion._lit_points`: ``night_lit`` times
-the board's median corner, seams ``lit_lost`` to ``lit_edge`` times its own light, as a pool multiplying the
-tiles' light grows them) is excused only on a group whose tiles all still read (none unclear): glare leaves the
-tiles readable, a hand or a card over them rarely does. Flagged before it, fresh validation frames of the
-lead (lead11 val fo 0026, fourth renderer: a tinted pool over the top right of a blue board, three corners
-1.7-1.9x tinted toward green, seams 2.5-3.0x of the median point, 1.4-1.6x their light, "8 half tiles";
-si 0016, sixth renderer: white glare spots on a dark stone board, one corner 2.0x past white, seams 1.01,
-"3 half tiles") and final10 si_day 0035 above. Every cached frame re-decided (o7-o29 caches: 5,987 clean,
-2,178 occluded, six renderers, day/night/occluded, final5-13, dev, fresh o28 and o29 sets of seeds
-3365000-3365729): clean flagged 16 -> 13, hands and objects missed 94 -> 94; 6 occluded frames lose flat
-cells (two groups of 3 and 7 under the bar now, both still caught by other signals). Then flagged: fresh
-o29 si_occ 0028 (seed 3365228, clean, glare over the right edge: 3 flat cells on unclear (5,6), fading, no
-foreign corner, its two corners' seams at 0.89 of the median point, a hair under ``seam_keep``): read since
-the seams are counted on the share of the patch that can show them (:func:`_shown_seams`: over all cached
-frames only two clean frames' flat cells change, 2 -> 0 on o22 si_occ 0015 and 3 -> 0 here, no occluded one).
-A looser ``seam_keep`` for flat groups (0.75) read it too with no decision changed, but it is a bound moved
-to the gap, not the cause (part of the patch clipped); not kept.
-Excusing the lit corner on any group (o23's try) also wiped the flat groups of four hands of
-11-18 cells (r6 occ 0001, final7 fi_occ 0018, o16 si_occ 0003, o12 tr_occ 0017), all still caught elsewhere;
-not kept. Making such a corner lit in :func:`vision.occlusion_lattice.lattice_foreign` itself (the pool's
-proportional bound for every lit point, not only glare-coloured ones) lost a hand (o15 th_occ 0020: a point
-at 8.3x the median seams, 3.8x its light, alone in its foreign cluster, so no cluster veto); not kept.
-Also flagged, fresh sixth-renderer si_occ 0025 of seed 3245000 (clean, glare over the left edge):
-5 flat cells on tile (5,0) made unclear (0.45) by the glare, corners 1.8-2.8x, seams kept, no
-foreign corner, but :func:`_fading` says no (the pool is cut by the board's edge); not studied.
+A tinted glare can make a tile corner foreign (its colour pulled off the walls', not
+toward white), which would make its flat group a surface. So a lit foreign corner
+(:func:`vision.occlusion._lit_points`: much brighter than the board's median corner,
+its seams kept as a pool multiplying the tiles' light grows them) is excused only on a
+group whose tiles all still read (none unclear): glare leaves the tiles readable, a
+hand or a card over them rarely does. Seams are counted on the share of a corner's
+patch that can show them (:func:`_shown_seams`): clipped pixels show none. Looser
+bounds and wider excuses were measured and lost hands; a glare cut by the board's
+edge (which does not fade) is still flagged.
+
+Measurements and tried alternatives: vision/notes/occlusion_flat.md.
 """
 
 from __future__ import annotations
@@ -222,14 +197,11 @@ def _blown_surface(
     cells left out) with ``strength`` (relative to the board's median cell) of 1 or more, unless ``kept`` (given
     the group's cells, :func:`_glare_kept`) says its tile corners keep the tiles' seams as light added does.
 
-    A white card in bright light clips like a lamp's glare, so its flat cells fell in the glare
-    cells left out and counted for nothing: 31 of the 41 cards, cups and phones laid on clean
-    frames of six renderers that were still missed had their flat cells there. Light added has
-    no edge: around a glare's flat core every cell is washed out part of the way, under the board's
-    median structure (1133 clean frames of six renderers: one blown-out flat group had a neighbour
-    at the median structure or more, a pawn's or a picture's edge beside a glare, 2 cells, dev th_day
-    0013). A card or a pale hand has a sharp edge, with the tiles' full structure or the object's own
-    outline just beyond it, on several sides.
+    A white card in bright light clips like a lamp's glare, so its flat cells would fall
+    in the glare cells left out. Light added has no edge: around a glare's flat core every
+    cell is washed out part of the way, under the board's median structure. A card or a
+    pale hand has a sharp edge, with the tiles' full structure or the object's own outline
+    just beyond it, on several sides. Measurements: vision/notes/occlusion_flat.md.
     """
     count, labels = cv2.connectedComponents(flat.astype(np.uint8), connectivity=4)
     structured = strength >= 1.0
@@ -258,28 +230,16 @@ def _glare_kept(
     added keeps them (:func:`_keeps_seams`: the blown-out ones, over half clipped in their brightest channel,
     held to the lower bound as a group; none over ``edge`` of the board's median point)?
 
-    The outline test alone (:func:`_blown_surface`) took a small strong glare for a card: a cyan lamp's
-    glare over a clean held-out board (final7 ho_day 0037) washed out a tile and a half but fell off
-    within a cell, so three cells around it (two on the tile area's edge: the frame seam) kept the
-    board's full structure: "something lying on the board (10 half tiles)". Under it the seams stayed
-    visible: its four tile corners, 0.55-0.67 clipped in blue and green only, measured 0.42-1.52 of the
-    board's median point in linear light (median 0.94, located or at the label's corners). A card has
-    an outline of its own: where its rim crosses a corner's patch 3.8-18.5x (``lit_edge``, 3, as in
-    :func:`vision.occlusion._lit_tiles`), and a white card in bright light is white clipped, flat in every
-    channel (a glare as white stays a surface too: nothing is left to tell them apart). Re-decided on
-    the cached frames of six renderers (cards, cups and phones laid by tests/support/board_objects.py,
-    hands, clean): with the seams test alone 9 cards were missed, the edge bound took that to 1 (fi_day
-    0004, white clipped), the white check to 0; without the blown-out corners' median a hand (o11 si_occ
-    0012) was missed. ``lit`` gives the frame's :func:`vision.occlusion_lattice.light_seams` (measured once).
+    The outline test alone (:func:`_blown_surface`) takes a small strong glare that falls off
+    within a cell for a card; under a glare the seams stay visible, while a card has an outline
+    of its own (over ``lit_edge``, as in :func:`vision.occlusion._lit_tiles`) and a white card in
+    bright light is white clipped, flat in every channel (a glare as white stays a surface too:
+    nothing is left to tell them apart). ``lit`` gives the frame's
+    :func:`vision.occlusion_lattice.light_seams` (measured once).
 
     The blown-out corners are measured in their least clipped channel
-    (:func:`vision.occlusion_lattice.least_clipped_seams`), the rim bound on grey as before: a yellow
-    glare over a clean fifth-renderer board (spent final8 fi_day 0015) clipped red and green at six of
-    its group's seven corners, and in grey (blue a tenth of it) they measured a median of 0.57 of the
-    board's median point, "something lying on the board (14 half tiles)"; in blue, which it left
-    unclipped, 0.98 (group median 1.0). Light added keeps the seams in every channel it leaves; the
-    hands whose groups reach this test stay surfaces as before: blown corners at 0.15-0.50 in that
-    channel (medians) with their other corners lost, or a rim over ``edge`` in grey (o15 fi_occ 0019).
+    (:func:`vision.occlusion_lattice.least_clipped_seams`), the rim bound on grey: light added keeps
+    the seams in every channel it leaves unclipped. Measurements: vision/notes/occlusion_flat.md.
     """
     if _lies_on({(int(a) // CELLS, int(b) // CELLS) for a, b in cells}, set(), foreign):
         return False
@@ -322,13 +282,11 @@ def _keeps_seams(
     surface hides them, even a defocused pale hand without a colour of its own or a sharp outline
     (spent tr_occ 0016: 0.72 and 0.87 at two of its corners).
 
-    The group as a whole, not each corner: a clean board's own points spread around its median (199
-    clean day frames: a quarter under 0.84, a tenth under 0.68), so under a glare over five corners one
-    fell under ``keep`` by the print alone (fresh o10 si_day 0055, a glare over the left edge 2.2-4.2x the
-    board's light: corners 0.87-2.59, median 1.0, read "something lying on the board (10 half tiles)").
-    A surface hides them: two hands' groups measured medians of 0.54-0.57, and a corner under ``lost``
-    (the same veto as :func:`vision.occlusion_lattice._lit_seams`) marks a card whose group's median
-    stayed at 1.07 (its rim) with a corner at 0.27.
+    The group as a whole, not each corner: a clean board's own points spread around its median,
+    so under a glare over several corners one may fall under ``keep`` by the print alone. A surface
+    hides them (the group's median falls), and a corner under ``lost`` (the same veto as
+    :func:`vision.occlusion_lattice._lit_seams`) marks a card whose rim keeps the median up.
+    Measurements: vision/notes/occlusion_flat.md.
     """
     points = {((int(a) + 1) // CELLS, (int(b) + 1) // CELLS) for a, b in cells}
     values = np.array([seams[p] for p in points])
@@ -344,10 +302,8 @@ def _shown_seams(rect: Rectified, lit: Callable[[], np.ndarray], clip_level: flo
     """8x8 :func:`light_seams` (``lit``) per share of each point's patch that can show seams: its unclipped share
     (brightest channel under ``clip_level``), at least half, as :func:`vision.occlusion_lattice._kept_seams` counts it.
 
-    Clipped pixels show no seam whatever lies there. A sixth-renderer glare over the right edge of a clean
-    board (fresh o29 si_occ 0028, seed 3365228) made 3 flat cells on the edge tile it washed out, fading out,
-    no foreign corner; its outer corner, 0.46 clipped, kept 0.89 of the median point on its whole patch, and
-    the group's median fell a hair under ``seam_keep``: "something lying on the board (3 half tiles)".
+    Clipped pixels show no seam whatever lies there, so a partly clipped corner of a glare would
+    fall under ``seam_keep`` on its whole patch. Measurements: vision/notes/occlusion_flat.md.
     Over half clipped counts as half: a patch that blown out is the blown-out rules' to judge.
     """
     clipped = lattice_structure(rect, clip_level=clip_level)[1]
@@ -373,11 +329,8 @@ def _fading(group: np.ndarray, strength: np.ndarray, grey: np.ndarray, glare: np
     Judged only for a group with no foreign tile corner on its tiles (glare pulls the walls'
     colour toward white at most; the pale hands whose flat cells looked like this, 3 of 348
     groups, brought a colour of their own to a corner there). The twin of
-    :func:`vision.occlusion_lattice._veil_cores` for flat cells. A fourth-renderer
-    glare over a clean board's left edge (spent fo_day 0034: 5 flat cells on the tile it made
-    unclear, read "something lying on the board") had every cell around it at 0.38-0.75 of the
-    median structure and 1.35x its grey or more; the cards laid on boards had a cell beside them
-    at 1.12x the median structure or more, and the hands one or the other.
+    :func:`vision.occlusion_lattice._veil_cores` for flat cells. Measurements:
+    vision/notes/occlusion_flat.md.
     """
     level = float(np.median(grey))
     if float(grey[group].mean()) <= level:
@@ -395,11 +348,9 @@ def _darker(cells: np.ndarray, labels: np.ndarray, count: int) -> int:
     flat; glare (light added) flattens cells but makes them brighter, and a shadow (light
     scaled) keeps their log-grey structure. A flat *dark* surface is something lying on the
     tiles: the coffee in a cup seen from above, a dark phone, a sleeve. Darker than the board's
-    own darkest tenth of cells, not just its median: on 508 clean located frames of five
-    renderers (day and night, /tmp/dev and fresh seeds 2140000-2149019) one flat cell of a
-    low-contrast board was darker than the median (1.00 of it) but 1.14x its 10th percentile,
-    while two cups over the middle of fourth-renderer boards (fresh fo_occ8 0007, 0010: their
-    tiles still read, no foreign corner beside them) made 2 cells at 0.35x and 0.22x.
+    own darkest tenth of cells, not just its median: a low-contrast clean board's flat cell can
+    be darker than its median, while a cup's coffee is far under its 10th percentile.
+    Measurements: vision/notes/occlusion_flat.md.
     """
     if count <= 1:
         return 0
