@@ -53,45 +53,15 @@ corner markers are :mod:`vision.markers`, which the reader tries when this
 search finds no board). Row 0 is the board edge nearest the image top
 (rotations up to ±30°).
 
-What the located corners cost against the label's (l15, 700 day frames: dev tr/ho/th/fo,
-f5, r6, spent final9/final10 day; label corners read without a lens): boards 512 right
-located, 506 with the label's; 21 frames wrong only located, 27 only with the label.
-Items: pawns 25 lost / 23 gained, extra pawns 12 / 12, tiles 10 / 27 (13 of the 27 on
-held-out and team lens frames the label's flat rectification misreads). The flips sit at the
-ordinary corner error (max corner 0.031 tile median, 1.9 px; all frames 0.029): a
-marginal pawn decides on a pixel, not a geometry fault. The nadir moves a median 0.39
-tile (p90 1-15 tiles) between the two; the label's nadir on the located geometry fixes 8
-and breaks 6 of the flipped pawns (spent final10 si_day 0014's green: nadir 5 tiles off,
-corners 0.024 tile). Tile losses are the corner class: 7 of 10 on held-out frames with a
-corner 0.045-0.16 tile off; of the 14 frames with a corner over 0.07 tile, the error is
-radial (from the image centre) and on the outermost corner in 10. Refitting without the
-lens term is worse on every renderer (mean corner error 0.019 -> 0.038 tile on team
-dev, 0.017 -> 0.022 on r6, 0.020 -> 0.022 on f5): k carries real bend even where
+The located corners are about as good as the label's: the reads that differ between
+the two sit at the ordinary corner error (a few hundredths of a tile), with no bias in
+scale or tilt and no lens pattern, and jittering the label's corners by less than that
+error flips them just as often. Those reads are marginal in the tile and pawn readers,
+not in the geometry; a better corner would not settle them. The lens term is kept in
+the fit because refitting without it is worse on every renderer, even where
 ``min_bend`` drops the lens from rectification.
 
-The same on the spent final9-final11 day sets of all six renderers (l17, 720 frames, all
-located): boards 522 right both ways; 88 frames read differently, 24 wrong only located and
-24 only with the label (every label-only tile loss on a lens frame reads like the located
-one through the located lens). Items located-only / label-only: pawns missed 26 / 20 (sixth
-19 / 9), tiles 12 / 26, extra pawns 16 / 13. Their corner error is the ordinary one (max
-corner median 0.026 tile, all frames 0.022, p90 0.043). Split into shift, scale, rotation and
-the rest (keystone, one corner), the largest part is the rest in 48, scale in 31 (12 larger,
-19 smaller), shift in 8, rotation in 1, the same mix whichever read is right. No bias: scale
-error per renderer is -0.10..+0.14 % (fifth larger, fourth smaller: under 0.007 tile at a
-corner), the foreshortening (log edge ratio) error under 0.001 against tilts of 0.04-0.06,
-so tilt is not under-estimated; no frame-band edge is taken for the tiles'. The spent final11
-ho_day 0008 (3,3) and 0029 (6,1) have a corner 0.068 tile (5.5 px) and 0.043 tile (3.6 px)
-off, scale -0.6 % and +0.5 %: opposite ways. Corners over 0.05 tile: held-out 18 of 120 (9
-read differently), third 13, fifth 5, fourth 1, sixth 1, team 0; on held-out they go inwards
-and outwards, often not at the outermost corner (final9 0021: 0.144 tile inward at the
-innermost, 0037: 0.118 outward), with fitted k from -0.10 to 0.23: no lens pattern.
-These reads are marginal: the label's corners jittered by 0.015 tile (one sigma per
-coordinate, below the located error) change the read in 62 % of draws on the 88 frames (84
-flip at least once in 6) against 7 % on 90 frames that read alike; what changes: pawns 166,
-extra pawns 102, tiles 84, occlusion 18 of 528 draws. Holding the nadir at the label's (its
-image point carried into each jittered rectification) leaves pawns 159 and extras 91: the
-pawn margin is in the rectified pixels, not the lean direction. A better corner would not
-settle these; the tile and pawn readers' margins would. No code change.
+Measurements (located against label corners): vision/notes/locate.md.
 """
 
 from __future__ import annotations
@@ -180,15 +150,12 @@ class LocateConfig:
       best placements get the sub-tile step (it was 40 % of the sweep's grids).
     * ``finer_look``: when even the second opinions are refuted, the whole search runs
       once more on the next finer block average (factor - 1), its new grids refined against
-      ``second_opinion_separation``. At the work scale a clean board can be missed: a small
-      held-out board on wood grain (the grain's lattice took the first pitch peaks; 2 tiles
-      off, separation 1.18) and a 16-degree tilted board under a wide lens (1.15 tiles off)
-      were found, 0.03 tile off, on the finer copy. Only refused frames pay, and only the
-      lattice stages run there (stage 1, the normalised lattice: what placed those two; table
-      masking, windows, tilt search and pitch sweep found nothing more). It is skipped when two
-      refined grids that read as a board's (legal tiles, wall corners) agree within a quarter
-      tile (:func:`_converged`): a hand over the board - the finer copy places that grid again
-      (13 of 16 timed hand frames; a refused frame's extra CPU +0.32 s -> +0.05 s).
+      ``second_opinion_separation``. At the work scale a clean board can be missed (a
+      grain's lattice taking the first pitch peaks, a strongly tilted board under a wide
+      lens) and be found on the finer copy. Only refused frames pay, and only the lattice
+      stages run there (the others found nothing more). It is skipped when two refined grids
+      that read as a board's (legal tiles, wall corners) agree within a quarter tile
+      (:func:`_converged`): a hand over the board - the finer copy places that grid again.
     * ``settled_stop``: the same test (:func:`_converged`) also ends a refused search before its
       costly last second opinions, the ended grids and the normalised lattice (~0.1-0.2 s each on
       the work copy): once the pitch sweep and the cheap runners-up are refuted too and two refined
@@ -207,10 +174,8 @@ class LocateConfig:
       (:func:`_converged`), the first answer's refined grid is tried again shifted half a tile
       along both board axes (four ways), each refined and judged by ``second_opinion_separation``.
       A coarse grid about half a tile off on both axes is a second attractor of the corridor-arm
-      fit (final8 ho_day 0037: a foreshortened board under a shadow band on a striped cloth, the
-      first answer 0.85 tile off refined to 0.83 at separation 0.68; shifted by (-0.5, -0.5) it
-      refines to 0.03 tile, separation 6.7; the other shifts stay under 1.1). Only refused
-      frames pay (four refinements); found frames take the same path.
+      fit (a foreshortened board under a shadow band on a striped cloth). Only refused frames pay
+      (four refinements); found frames take the same path.
     * ``tilted_last``/``tilted_hypotheses``/``tilted_scales``: the very last resort, after every stage,
       second opinion and judge refused the frame and the refined grids do not agree (:func:`_converged`):
       receding grids of the first ``tilted_hypotheses`` kept lattices, at their periodic and ended
@@ -218,33 +183,17 @@ class LocateConfig:
       (:func:`vision.locate_grid._tilted_grids`, :func:`vision.locate_place.tilted_search`), refined and
       judged by ``second_opinion_separation``; not asked when ``exclude`` is given (the reader's second
       look wants a found frame's other answers, not a last resort for frames nothing found).
-      Why (l19): two of t19's 40 fresh held-out day frames,
-      boards tilted 15-20 % along both axes beside a gingham cloth (checks 0.6-0.75 tile), were "not
-      found" (separation 1.34 / 1.37) though the label's grid separates at 3.6 / 4.9 coarse and the
-      refinement converges from 0.35 tile off (4.1 / 10.4). Not the refinement and not the judges: no
-      coarse stage placed a grid within ~0.5 tile. The lattices had the board's axes but their
-      periodic centres lay on the cloth (0002: 3.6-4.7 tiles off; 0026: 0.5 off, but the stage-4 tilt
-      search kept its best three receding grids, not the one 0.36 tile from the board at d' 0.90, and
-      ended 1.08 tile off). A lattice's mean pitch is also up to 9 % off the board's at its centre.
-      Polished, the widened search's grids reach d' 3.8 (0002: the third lattice at its ended centre,
-      pitch x0.92, 0.28 tile off) and 6.9 (0026: the first lattice, 0.25 tile off); refined 0.03 / 0.04
-      tile, separation 4.1 / 10.4. Only refused frames pay (~1.1 s
-      CPU): on the 4048 clean frames of every spent and dev set (final5-13, dev, r6, f5) none was
-      refused, so none changes; it ran on 55 of their 235 refused hand frames, all still refused but
-      one (final11 ho_occ 0017, now located within 0.25 tile and still read as occluded). The bench
-      photo never reaches it (read_ms unchanged). What it does not reach (fresh held-out 3363241 and
-      3363308, 2 of 120): a small board (pitch ~17 work px) on a STRIPED cloth. The refinement
-      converges from the label's grid (separation 5.4 / 6.5), but no lattice hypothesis, window
-      lattices included, has the board's axes and pitch (the stripes' period takes both estimators;
-      the nearest proposals are 2.7-3.5 tiles off, with other axes or pitches): a lattice-stage gap, not a
-      placement one; ``finest_look`` below finds the second.
+      Why: a board tilted along both axes beside a checked cloth can have its lattices' periodic
+      centres on the cloth and their mean pitch off the board's, so no coarse stage places a grid
+      near enough for the refinement; widened and polished receding grids reach it. Only refused
+      frames pay (~1 s CPU). A small board on a striped cloth is a lattice-stage gap (no hypothesis
+      has the board's axes and pitch), not a placement one (see ``finest_look``).
+      Measurements: vision/notes/locate.md.
     * ``finest_look``: after the tilted grids, when the refined grids still do not agree, the finer look
       once more on the block average two steps finer (factor - 2, only where that is still 2 or more:
-      photos of 1470 px and wider). Fresh held-out 3363308 (1600 px, a board of 30 % of the short side
-      on brown stripes under a shadow line): at factor 4 and at the finer look's 3 the stripes' lattices
-      win; at factor 2 the photo's first lattice is the board's (coarse d' 4.6, 0.13 tile off; refined
-      0.04 tile, separation 6.4). 3363241 (the same class, a smaller board on purple stripes) stays
-      refused: factor 2 proposes no board lattice either. Only refused, non-agreeing frames pay (~1 s).
+      photos of 1470 px and wider): on a striped cloth the stripes' lattices can win at the
+      coarser factors while the photo's first lattice is the board's two steps finer. Only
+      refused, non-agreeing frames pay (~1 s).
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
