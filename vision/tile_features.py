@@ -22,32 +22,16 @@ pictures and pawns still reach into them, so every side is read in two bands
 (:class:`ViewBands`): the usual one and a narrow one hugging the tile border.
 The models that turn these features into openings are in :mod:`vision.tile_model`.
 
-Broad lighting shadows across the pale held-out edition (t18; spent final10 ho_day 0015, 0027: a
-shadow stripe narrower than a tile or a diagonal one crossing it). The shade-free chroma says
-nothing there (cream and brown wood share their hue: shade-free log-odds within +-0.7 on the wrong
-sides, -1.2 on all four sides of final11 fi_day 0036 3,4 beside a pawn's diagonal shadow, so
-widening :func:`vision.tiles.shaded_sides` to diagonal neighbours leaves it wrong: measured), and a
-stripe over a side but not its corners leaves no reference of the tile's own to correct it. Tried,
-not kept: where the middle-two-corners and the ends-referenced halves of the features read a side
-opposite, the ends' (the nearer wall; on those frames' wrong tiles right on 14 such sides, the
-middle two on 3; first reads at the label corners): five of the six frames 17 -> 16 wrong tiles, the
-sixth (final9 0021, no hand) reported occluded; ``local_sigma`` 0.6-1.5 with ``local_prior`` 1-4:
-21 -> 19 wrong tiles at best. Letting the border band vote where the usual band is merely flat (the usual
-band's weight times |2p - 1|, in :func:`vision.tiles.combine_bands` and the shade-free read; branch t18,
-commits cf9aafd and db0b936) fixed 8 tiles on the spent held-out sets it was written on (final9 ho_day
-16 -> 9 wrong, final10 13 -> 12) but lost on fresh frames: final12 th_day 0028 1,6 read wrong, and a
-lead-rendered held-out set (seeds 3310000+, 60 frames) 6 -> 7 wrong tiles with one false pawn more.
-Reverted. Reading a side on the ends-referenced half of the features only (both bands; models
-learned as for the shade-free read) where its two end corners' lightness differs from the middle
-two corners' by more than half the frame's corridor/wall lightness contrast on the fixed tiles (a
-light edge crossing the tile), except under a glare veil (:mod:`vision.tile_veil`; without that,
-r6 day 0025 3,6 and spent final13 si 0032 5,5 broke) (t19): the dev sets of the six renderers (day,
-night, occluded) and fresh held-out, fifth and sixth day, fifth night and occluded sets (seeds
-3335000-3338999) read line for line as before, spent final9-final13 ho/fi/si day 73 -> 69 wrong
-tiles (7 fixed on final9/final10 held-out; final12 fi 0016 0,5 with a missed pawn on an end corner
-and 5,3, final13 ho 0000 5,6 broken): not kept. On the fresh frames' light-edge misreads the ends
-half is wrong too (ho 0015 1,4 S -9.3, 0024 1,3 N -3.8, fi 0029 4,5 S +1.9): a diagonal edge puts
-a side's box and its ends on opposite sides of it; only a model of the edge itself could read these.
+Known limit: a broad lighting shadow across a pale edition (a stripe narrower than a
+tile, or a diagonal one) can make a side read wrong. The shade-free chroma says nothing
+there (cream and brown wood share their hue), and a stripe over a side but not its
+corners leaves no reference of the tile's own to correct it; a diagonal edge puts a
+side's box and its ends on opposite sides of it, so the ends-referenced half is wrong
+too. Preferring the ends' reference, letting the border band vote, or reading on the
+ends only under a light edge were measured and not kept: only a model of the edge
+itself could read these.
+
+Measurements and tried alternatives: vision/notes/tile_features.md.
 """
 
 from __future__ import annotations
