@@ -80,11 +80,10 @@ def lattice_foreign(
     seams are gone in log grey and, in linear light, hidden (under ``lit_lost`` of the median
     point) or crossed by edges of its own (over ``lit_edge``) is a pale surface, not light added
     (the bounds of :func:`_lit_seams`; a clipped patch has no structure to judge and is left to
-    the blown-out rules). Pale fingers over a greyish or pinkish board lie on that line: fresh
-    sixth-renderer occ_all 0003 (seed 3078003) was read as a board with its top rows under a hand.
-    Cost: the seams are now measured on frames with a glare-coloured point and no foreign one too
-    (22 of 209 clean day frames of dev ho/tr/th/fo, lead f5 and o13 si_day; ~1.5 ms there, more
-    where a point has lost its seams); the bench frame has neither.
+    the blown-out rules). Pale fingers over a greyish or pinkish board lie on that line.
+    The seams are measured only on frames with a glare-coloured or foreign point (about a tenth
+    of clean day frames, ~1.5 ms there; the bench frame has neither). Measurements:
+    vision/notes/occlusion_lattice.md.
     """
     return foreign_and_blown(rect, config, colours)[0]
 
@@ -134,13 +133,9 @@ def _light_multiplied(samples: np.ndarray, ref: np.ndarray, linear: np.ndarray, 
 
     A pool of light is illumination: it multiplies what the tiles reflect, so the linear-light differences
     between their edges, gaps and walls grow with it, while the haze it brings (light added, the walls'
-    colour pulled toward white) flattens their log grey. The held-out renderer's lamp does both: a clean
-    board (fresh ho_day 0011 of seed 3290011, a white pool over the left edge) lit five tile corners
-    2.2-3.3x the board's median point, pulled 0.31-0.60 of the way toward white, log seams 0.49-0.72,
-    linear seams 4.5-8.2x the median point, over ``lit_edge`` (an edge of its own) although no edge was
-    there: 2.1-2.7x their lightness gain. "5 tile corners covered from its edge", 49 tiles lost.
-    A pale hand far brighter than a dark board (its skin 4-7.5x the board's median point) brings an
-    outline that does not grow with its lightness: 0.54-1.28x its gain on the cached hands.
+    colour pulled toward white) flattens their log grey, so a pool's seams can pass ``lit_edge`` with no edge there.
+    A pale hand far brighter than a dark board brings an outline that does not grow with its
+    lightness (measurements: vision/notes/occlusion_lattice.md).
     """
     gain = np.maximum(samples[..., 2] / max(float(ref[2]), 1e-6), 1.0)
     return (linear >= cfg.seam_keep * gain) & (linear <= cfg.lit_edge * gain)
@@ -199,11 +194,9 @@ def _kept_seams(seams: np.ndarray, clipped: np.ndarray, cfg: OcclusionConfig) ->
 
     Clipped pixels show no seam whatever lies there (their structure is gone, not hidden): a patch partly
     blown out by the lamp keeps at most its unclipped share of them, and a patch over half clipped is
-    blown out (:func:`_blown_walls`), so at least half counts. A warm sixth-renderer glare over the top
-    edge of a clean board (r6 day 0029) clipped 0.44 of a tile corner's patch and kept 0.74 of the median
-    point on the whole patch (1.2 per unclipped pixel): read as covered, it made its edge tile back three
-    frame segments ("hand or object over the board's edge"). The upper bound stays on the whole patch: a
-    glare's clipped rim is a strong edge of its own in linear light.
+    blown out (:func:`_blown_walls`), so at least half counts: a glare clipping part of a corner's patch
+    made a clean board's edge "covered" before (vision/notes/occlusion_lattice.md). The upper bound stays on
+    the whole patch: a glare's clipped rim is a strong edge of its own in linear light.
     """
     return (seams >= cfg.seam_keep * seam_share(clipped)) & (seams <= cfg.lit_edge)
 
@@ -238,12 +231,11 @@ def lattice_structure(rect: Rectified, reach: float = 0.15, clip_level: float = 
     smooth. The strength is the mean gradient of log grey level, so a shadow (light
     scaled) keeps it; glare (light added) weakens it, but glare is told apart by
     colour first. The clipped share is the part of the patch whose brightest channel
-    reaches ``clip_level`` (over half: the median pixel is blown out). On 524 clean
-    day frames of three renderers coloured light pools, a shadow bar and a
-    blown-out glare made the only clusters of 5+ foreign points; their points kept
-    at least the median seam strength or were clipped (>= 252), while the fingers of
-    the hands kept under ~0.7 of it (0.8-1.0 all give the same result; the largest
-    clean cluster is now 3). Box sums over integral images of the tile area: ~1.5 ms.
+    reaches ``clip_level`` (over half: the median pixel is blown out). Light pools,
+    shadow bars and blown-out glare keep at least the median seam strength or are
+    clipped, while fingers keep well under it (measurements:
+    vision/notes/occlusion_lattice.md). Box sums over integral images of the tile
+    area: ~1.5 ms.
     """
     t, m = rect.tile_px, rect.margin_px
     # Every patch lies inside the tile area: work on it (and the Sobel's 1-pixel rim) only.
@@ -315,11 +307,10 @@ def least_clipped_seams(
     own median point of its kind).
 
     The grey :func:`light_seams` reads mixes the channels, so where a coloured lamp's glare clips two of
-    them the seams left in the third count for a tenth of the grey (blue's weight): a yellow glare over a
-    clean fifth-renderer board (spent final8 fi_day 0015: red and green 0.6-0.8 clipped at two tile
-    corners, blue 0.1) measured its blown-out corners at 0.31-0.62 of the median point and read
-    "something lying on the board (14 half tiles)". Light added keeps the seams in every channel it
-    did not clip; a surface (a pale hand whose skin clips red) is as smooth in the others.
+    them the seams left in the third count for a tenth of the grey (blue's weight), and a clean board under
+    a yellow glare read as an object lying on it (vision/notes/occlusion_lattice.md). Light added keeps the
+    seams in every channel it did not clip; a surface (a pale hand whose skin clips red) is as smooth in the
+    others.
     """
     t, m = rect.tile_px, rect.margin_px
     image = rect.image[m - 1 : m + SIZE * t + 1, m - 1 : m + SIZE * t + 1]
@@ -421,10 +412,8 @@ def _veil_cores(samples: np.ndarray, ref: np.ndarray, foreign: np.ndarray, fade:
     light's colour, which need not be white (a warm lamp is yellowish), so its core can
     lie off the line toward white like a pale hand. But a veil fades: every point around
     the core is itself brighter and pulled toward white at least ``fade`` of the way,
-    while a hand has an outline, with wall beside it. On the four /tmp/dev occluded sets
-    the hands' clusters from the edge always had a point beside them pulled at most
-    0.08 of the way; the hazy corner of a clean third-renderer board (n4's day 0020,
-    called "6 tile corners covered") had all of them at 0.53-0.68.
+    while a hand has an outline, with wall beside it (measurements:
+    vision/notes/occlusion_lattice.md).
     """
     count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
     if count <= 1:
