@@ -5,31 +5,12 @@ model of the whole band; :func:`longest_run` counts foreign segments going round
 board; :func:`disturbed_inside` says where the board just inside looks disturbed;
 :func:`finger_clusters` adds up the foreign tile corners of fingers that each cross the frame.
 
-Not seen (spent final9 th_occ, third renderer, skin of the frame's hue): 0009, a hand over
-tiles (5,4)-(6,5) crossing a mauve frame: its bottom segments at 0.4-0.55 of the foreign
-floor (6), no further off than clear ones of that side (up to 0.63); two foreign corners,
-one unclear tile. 0014, fingertips just over the bottom row of a red frame: segments 5-9 at
-2.0-2.2x the threshold, but a pale hand over red lies on the line toward white and passes
-for glare (:func:`_glare`); no foreign corner, no unclear tile. Telling them from a lamp's
-glare or the frame's own colour needs a sign other than colour (an outline, a shadow); no
-safe rule yet. Added light measured in linear RGB does not help: 0014's segments add light
-0.12-0.14 off neutral, clean frames' glare-excused segments up to 0.45 (a warm lamp).
-
-Wrongly flagged, light read as an arm (a run backed by an edge tile the light itself made
-unclear): spent final9 si_day 0036 (sixth renderer, clean): a warm lamp glare on the bottom
-band, segments 10-12 at 1.8-2.6x the threshold, 1.6-2.2x the model's lightness, beside tile
-(6,5) at 0.45 whose outer corners it lit 1.36/1.54x (inner 1.02/1.08, seams kept, none
-foreign), so :func:`vision.occlusion._lit_tiles` (all four corners lit) kept it; read since
-``lit_falloff`` (the inner corners keep 0.70-0.75 of the outer ones' light; deciding hands 0.22-0.37),
-as is a fresh o22 sixth-renderer frame lit over the top-left edge the same way. (Spent
-final9 fo_night 0012, a soft halo beside two pawns on an edge square, is read since
-:func:`beside_squares_unknown`.) Tried (o21, every
-cached frame re-decided, 3,422 clean / 1,433 occluded): an edge tile lit on its outer corners
-only counts as lit - loses pale hands that light those corners 2.6-3.2x keeping the seams
-(spent final9 fo_occ 0008, final7 th_occ 0007); a light pool fading out (both neighbours of
-the run brighter, 0.3+ of the threshold) - hands' half-covered edge segments do the same
-(0.4-0.6); the outline's sharpness at the run's ends (largest 4 px step / contrast) - glare
-0.18/0.30, hands and objects from 0.21 (a card 0.29, a sixth-renderer hand 0.36): no margin.
+Known limits: a hand whose skin has the frame's own hue, or a pale hand over a red frame
+(it lies on the line toward white and passes for glare, :func:`_glare`), is not seen by the
+band; telling it from a lamp's glare needs a sign other than colour (an outline, a shadow).
+A lamp's glare over the band beside an edge tile it made unclear is let off by
+``lit_falloff`` (a pool's inner corners keep most of its outer ones' light, a hand's do not).
+Cases, figures and the rules tried and dropped: vision/notes/occlusion_band.md.
 """
 
 from __future__ import annotations
@@ -158,10 +139,9 @@ def _shaded(values: np.ndarray, expected: np.ndarray, threshold: float, cfg: Occ
 
     A shadow takes light away from R, G and B alike: the lightness drops and the
     chromaticity stays put, within the tolerance glare gets on its line (``glare_share``
-    of the foreign threshold). Spent final9 ho_occ 0016, a clean held-out board with a
-    diagonal shadow over its bottom-left corner: three segments at 0.5 of the model's
-    lightness, chromaticity 0.1-0.6 off, threshold 7 ('3 frame segments hidden'). By day
-    only: at night the frame's light is the tiles' glow, which a hand hides.
+    of the foreign threshold): a diagonal shadow over a clean board's corner is no arm
+    (vision/notes/occlusion_band.md). By day only: at night the frame's light is the
+    tiles' glow, which a hand hides.
     """
     darker = values[:, 2] < expected[:, 2]
     off = np.linalg.norm(values[:, :2] - expected[:, :2], axis=1)
@@ -181,12 +161,7 @@ def _spilled(
     on over that corner (foreign: the segment counts) or stops short (the corner keeps
     the walls' colour: it counts). ``shift``: each segment's colour minus the band
     model's there (56 x 3, :func:`frame_band` order); ``colours``: 8x8x3 lattice colours.
-    Measured with the full reader on 402 located frames (/tmp/dev day, night and
-    occluded sets, the fifth renderer's day, own fresh sets of seeds 2140000-2148019): a
-    glow night judged by day rules (dev fo_night 0003, a pink LED spill over the top
-    right corner, 6 segments) loses its lone run; no hand lost a segment that mattered
-    for any rule (cos 0.5-0.7 and share 0.25-0.5 give the same; cos 0.3 with share 0.1
-    loses a hand).
+    Measurements: vision/notes/occlusion_band.md.
     """
     ref = np.median(colours.reshape(-1, 3), axis=0)
     out = np.zeros(len(flags), dtype=bool)
@@ -213,12 +188,9 @@ def _mixed_light(
     so it pulls the corner's chromaticity only part of the way toward the frame segment's: the
     corner's shift from the board's wall colour points toward the segment's colour (cosine over
     ``spill_cos``) and covers less than ``spill_mix`` of the way. A hand or a sleeve over both
-    brings one colour to both: the corner goes all the way. Measured on the night frames whose
-    band run of 2+ a foreign edge corner backed (spent ho_night 0012, a clean held-out night with a
-    red LED pool over the bottom edge, 0.16-0.20 of the way; 46 night hands of five renderers,
-    /tmp/o8 and /tmp/n4: their foreign corners on the segment's line 0.54-3.6 of the way). Night-only:
-    by day walls and frame share the room's light, and the edge of an arm half over a corner patch
-    looks the same (two dev day hands had a segment or two of their runs of 7-8 excused).
+    brings one colour to both: the corner goes all the way (measurements:
+    vision/notes/occlusion_band.md). Night-only: by day walls and frame share the room's light,
+    and the edge of an arm half over a corner patch looks the same.
     """
     ref = np.median(colours.reshape(-1, 3), axis=0)[:2]
     out = np.zeros(len(flags), dtype=bool)
@@ -274,14 +246,8 @@ def beside_squares_unknown(flags: np.ndarray, squares: Iterable[Square]) -> np.n
     Used at night with the squares a pawn stands on. At night the pawn finder reports a pawn
     only when it is sure of it and gives a pile one box: what stands beside the box on an
     edge square (a second pawn of the pile, the pawn's lean over the frame in perspective, the
-    light it throws on the frame) is not judged, as under the box itself. Spent final9 fo_night
-    0012, a clean fourth-renderer night: two pawns on (0,4), one found, the frame above them lit
-    twice the band model's lightness (segments 8-9 at 2.0x the threshold) beside (1,4) unclear at
-    0.27: '2 frame segments hidden', 49 tiles lost. Spent final8 fo_night 0015 alike: a pile of two on
-    the corner square (6,0), one box, the three segments beside it foreign. Re-deciding every cached night frame
-    (six renderers, ~1,000 clean and ~270 with a hand or object) changed the decision of that
-    frame only; the two objects it touched (a pasted card and phone at night, each read as a pawn
-    on its edge square) stayed flagged by their flat cells and fixed tiles.
+    light it throws on the frame) is not judged, as under the box itself (measurements:
+    vision/notes/occlusion_band.md).
     """
     out = np.asarray(flags).reshape(4, 2 * SIZE).copy()
     last = SIZE - 1
@@ -375,9 +341,8 @@ def longest_run(flags: np.ndarray, near: np.ndarray | None = None) -> int:
 def _without_rims(foreign: np.ndarray) -> np.ndarray:
     """``foreign`` (8x8 lattice points) without the clusters that stay on the tile area's edge and run
     the whole length of a side: the board's rim (the frame's colour or a shadow in the edge patches, a
-    dim edge), not fingers, which come in across the edge over a few tiles. A clean third-renderer night
-    (fresh th_night 0009 of seeds 2143700-19: a dim left edge, all 8 of its corners foreign, none inside)
-    read as 7 covered edge tiles beside 2 frame segments; no hand of 28 sets had such a cluster decide.
+    dim edge), not fingers, which come in across the edge over a few tiles (measurements:
+    vision/notes/occlusion_band.md).
     """
     if not foreign.any():
         return foreign
@@ -427,11 +392,9 @@ def finger_clusters(foreign: np.ndarray, flags: np.ndarray) -> int:
     the fingers keeping corners clear, and each finger crosses the printed frame where it
     comes in. Clusters that reach from the edge inside and whose edge corner has a foreign
     frame segment beside it (``flags`` in :func:`frame_band` order; a segment covers half a
-    tile, a corner touches the two beside it) are parts of one arm: their sizes add up.
-    Spent final9 th_occ 0012 (third renderer, four fingers over the top rows): clusters of
-    4 and 3, each with its own foreign top segment, read as a clean board. On every cached
-    frame (3,422 clean, six renderers) no clean frame summed more than 4, the same
-    ``max_lattice_cluster`` a single cluster from the edge must pass.
+    tile, a corner touches the two beside it) are parts of one arm: their sizes add up, and
+    the sum must pass the same ``max_lattice_cluster`` a single cluster from the edge must pass
+    (measurements: vision/notes/occlusion_band.md).
     """
     if not foreign.any() or not (flags == 1).any():
         return 0
