@@ -141,9 +141,8 @@ def glow_contrast(rect: Rectified) -> float:
     """log((corridor + 8) / (wall + 8)) of the median grey of the 16 fixed tiles' known corridors and walls.
 
     Positive: corridors brighter (lit from outside); negative: walls brighter (a
-    glow-paint night, or an edition with pale walls by day). On 1,200 frames of the
-    three renderers (day, night, with hands) every night measured -0.34 or less; the
-    frames the frame levels wrongly called night measured +0.89 and more.
+    glow-paint night, or an edition with pale walls by day). Nights and the day frames
+    the frame levels call night lie far apart (vision/notes/lighting.md).
     """
     return board_light(rect).contrast
 
@@ -160,10 +159,9 @@ def colour_spread(rect: Rectified, pool_tiles: float = 1.5) -> float:
     Measured against the neighbourhood, not the whole board's median: an LED's
     coloured pool or a lamp's tinted glare is light added smoothly over several
     tiles, so inside it walls and pictures share the pool's tint, and only its
-    rim differs from the board's median. Against the whole board's median such a
-    pool alone lifted glow nights to 50-64 (a third of the fourth renderer's nights
-    read as day); a picture is smaller than a tile and keeps its own colour against
-    the walls around it.
+    rim differs from the board's median (against it, LED pools lifted many glow nights
+    to day levels: vision/notes/lighting.md); a picture is smaller than a tile and keeps
+    its own colour against the walls around it.
     """
     t, m = rect.tile_px, rect.margin_px
     area = rect.image[m : m + SIZE * t, m : m + SIZE * t]
@@ -192,9 +190,8 @@ def decide(
 
     A dark frame is night when its walls outshine its corridors (:func:`glow_contrast`):
     corridors brighter than walls is daylight (a dim exposure, a small lit board on a
-    dark table). On the dev and tuning sets (three renderers, 1,200 frames) that turned
-    the 4 day frames the levels alone called night back to day and changed no night. And
-    the light must be the glow's: green walls or one colour over the board (:func:`_dark_frame_glows`).
+    dark table). And the light must be the glow's: green walls or one colour over the
+    board (:func:`_dark_frame_glows`).
 
     A camera's auto exposure lifts many glow nights to dim-day levels (frame median
     30-55; a third of the third and fourth renderers' nights). Such a dim frame
@@ -216,29 +213,12 @@ def _dark_frame_glows(rect: Rectified, max_wall_green: float = -8.0, max_spread:
 
     A dark frame with walls brighter than corridors is not always a glow: a pale-walled edition by day
     on a dark table under a dim exposure passes the contrast alone. Its walls show the room's light
-    (white, cream, warm: a* 0 to 12) and its pictures and pawns their own colours. Of 12,597 labelled
-    frames in /tmp (every renderer; labelled corners), the dark frames (frame levels) with walls brighter
-    than corridors were 2,522 nights and 19 days: every night had green walls or a spread under 29, while 8
-    of the days (held-out and sixth renderer, e.g. spent final6 si_day 0019: walls a* +9, spread 44) had
-    neither. Those now read as day (their pawns are looked for by day); no night changes.
+    (white, cream, warm) and its pictures and pawns their own colours.
     The same two counts :func:`glow_night` asks of a dim frame, but either one suffices: the frame
     levels already say the room is dark.
 
-    Not yet told apart (measured, not fixed): 5 dark day frames of the spent sets read as night (final6
-    si_day 0017, final8 ho_day 0033 and si_day 0016, final9 si_day 0037, final11 si_day 0009: white walls,
-    a* -5..+4, pictures mostly white or gold, spread 21-35). Cues tried with labelled corners on 4,634 dark
-    or dim frames (spent and dev sets of all six renderers, 3,152 distinct older labelled nights in /tmp,
-    119 dark or dim of 220 fresh frames, seeds 3295000-3295699), none kept:
-
-    * the walls' saturation (1 - min/max of their median channels; glow paint "has a colour of its own"),
-      asking grey walls (under 0.25) for the strict spread (under 20): moves the 5 days, but also a held-out
-      night (/tmp/e2/ho/night/0008: grey-green glow 0.19, a red LED pool, spread 25.6); a fourth-renderer
-      night's glow measures 0.07 (/tmp/n1/fo_night/0019): glow walls can be as grey as white ones;
-    * the board frame's band (0.08-0.45 tile outside the tile area) against the walls: days 0.29-0.35,
-      nights up to 0.70 (the fifth renderer's frame glows, the third's lamp lights it);
-    * the spread's 99th percentile instead of the 97th (a few coloured prints suffice by day): days
-      41.5-67, the nights read night today up to 39.3 (final5 th_night 0018): a margin of 2, not kept;
-    * (the lead's) each tile centre's chroma against the walls: does not separate.
+    Known limit: a dark day frame of a white-walled edition whose pictures are mostly white or gold
+    still reads as night; no cue tried separates it from glow nights (vision/notes/lighting.md).
     """
     light = board_light(rect)
     if light.contrast >= 0.0:
@@ -275,19 +255,8 @@ def glow_night(
 
     Why all of them: a pale-walled edition by day on a dark table passes the first
     two; cream, lilac or blue walls fail the third, white walls under a teal room
-    light (two held-out day frames of another engineer's set: walls a* -9 and -10,
-    the frame -8 and -12: 0.9 and 1.2 of the walls' green) its second half, an
-    aqua-walled edition by day (a held-out dev frame, a* -15) the last (spread 58
-    against the neighbourhood, 60 against the whole board; LED pools no longer lift
-    the nights: of 8,912 labelled frames in /tmp the day frames passing the other
-    counts measure 42 and more, but for three the old measure called night too (15,
-    36, 37); the nights it newly catches 16-40).
-    Measured with the labelled corners on four renderers (/tmp/dev and new sets, seeds
-    1330000-1339829; the reader's path): nights read as day 51 -> 12 of 250 (third
-    22 -> 3 of 60, fourth 29 -> 9 of 90, held-out and team 0 -> 0; the third's
-    night-occluded 13 -> 0 of 30); day frames read as night 0 -> 0 of 510, and 0 of
-    510 more (other engineers' day sets of all four renderers; 2 before the frame
-    comparison).
+    light its second half, an aqua-walled edition by day the last. Measurements:
+    vision/notes/lighting.md.
     """
     light = board_light(rect)
     if light.contrast >= max_contrast:
