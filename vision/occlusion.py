@@ -208,9 +208,8 @@ def _unwashed_quality(
 
     A corner over half clipped and without seams (white) is blank, not kept: excused only on a tile with at
     least two corners keeping the seams (light pooled over part of it), never on a tile blown out at three
-    or four corners, which a white surface lying there would show as well (spent final12 th_day 0022, a white
-    lamp pool over the top row: (0,4) has two blank corners and two kept, read at 0.92; without the two-corner
-    condition a pale hand blown out over (6,6) in final7 th_occ 0001 rose over the bar and was missed).
+    or four corners, which a white surface lying there would show as well (a lamp pool over part of a tile
+    keeps seams at its other corners; a pale hand blown out over a whole tile does not).
 
     Leaving every washed tile out (read right or not), or dropping the foreign-corner
     condition, let hands rise too close to the bar. Measurements: vision/notes/occlusion.md.
@@ -272,9 +271,8 @@ def _without_small(foreign: np.ndarray, max_points: int) -> np.ndarray:
 
     At night the pawn finder reports only unmistakable pawns: a dark pawn standing on an edge tile
     and leaning over the frame in perspective stays unreported, its body makes the tile's two outer
-    corners foreign and crosses two frame segments (fresh fifth-renderer night 0010 of seed 2921010,
-    a yellow pawn on the corner tile: '2 frame segments hidden', 49 tiles lost). An arm over the edge
-    covers more of the lattice (night hands backed this way: 3-8 points).
+    corners foreign and crosses two frame segments. An arm over the edge covers more of the lattice
+    (measurements: vision/notes/occlusion.md).
     """
     count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
     sizes = np.bincount(labels.ravel(), minlength=count)

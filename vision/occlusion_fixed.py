@@ -5,9 +5,8 @@ each of the 16 fixed tiles' 64 known edges lies on its known side, judged by a m
 learnt from the *other* fixed tiles. It rewards certainty: under 0.85 the reader
 calls the board partly hidden. On an edition whose corridors differ little from its
 walls, with a lamp's shadow band across it, every edge is read right but none is
-sure: a clean held-out board located 0.04 tile from its label (spent final6 ho_day
-0017) measured 0.81 with all 16 fixed tiles read right. A hand or an object over the
-board puts edges on the wrong side instead.
+sure: a clean board measured under the bar with all 16 fixed tiles read right. A hand
+or an object over the board puts edges on the wrong side instead.
 
 Only when the quality fails, each edge is judged again the same way (both bands,
 leave one fixed tile out) on the shadow-invariant chroma alone, a*/(L*+16) and
@@ -16,23 +15,13 @@ what the locator's last judge uses, :func:`vision.locate_refine.shade_free_separ
 a shadow dims a tile's lightness and colour differences evenly, it does not move
 their ratios. What counts is on which side each edge falls, not how sure it is.
 
-Where it did not help (spent final9, every fixed tile read right; both are read since t15's
-sharper-band rule in :func:`vision.tiles.grid_quality`, 0.82 -> 0.93 and 0.83 -> 0.92):
-ho_day 0014, a low-contrast cream/wood edition under a shadow band and a glare, quality
-0.82, counts 3 fixed tiles with one edge each wrong (walls and corridors differ in
-lightness, not chroma); ho_day 0021, a white glare over the top-left fixed tiles, 0.83,
-counts 5, 4 of them with a corner 0.68-0.92 clipped (a clipped corner has no chroma).
-Leaving blown-out fixed tiles uncounted reads 0021 but loses two pale hands in bright
-light (spent final7 si_occ 0010, th_occ 0001: their clipped corners keep seams in the
-least clipped channel as 0021's do), and judging on all 12 features counts 4-5 on both.
-Six cached occluded frames (q 0.78-0.85, up to 7 unclear tiles) are caught by the
-quality alone with the same signals as these two, so no bound on them is safe either.
+It does not help where walls and corridors differ in lightness only (not chroma), nor under
+glare (a clipped corner has no chroma); the cases and the rules tried: vision/notes/occlusion_fixed.md.
 
 The grid quality tile by tile (:func:`fixed_tile_agreement`) serves
 :func:`vision.occlusion._unwashed_quality`: fixed tiles a lamp washed out (every corner partly
 clipped, seams kept) and left disagreeing are left out of a failing quality when no tile corner is
-foreign. The two pale hands above stay caught: th_occ 0001's clipped tiles lost their seams (0.00-0.05)
-or have an unclipped corner at the hand's outline; si_occ 0010 has a foreign corner.
+foreign.
 """
 
 from __future__ import annotations

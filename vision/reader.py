@@ -70,15 +70,9 @@ class ReaderConfig:
     (:func:`vision.locate.locate_board` ``exclude``), the best is read, and its read is kept only when
     its grid quality clears the bar by ``second_look_margin`` and beats the first read's; otherwise the
     first read stands (a hand lowers the quality on every grid over the board, so its frame stays
-    occluded). Spent final12 ho_day 0014 (a polka-dot cloth): located 1.22x too large, quality 0.76,
-    reported occluded; the label's corners read 0.96. With the second look it reads 0.96 at corners 2.4 px
-    from the label's, tiles 49/49. Checked (l18) on every spent occluded set (final9-final12 *_occ, dev
-    *_occ, r6 occ/occ_all): 48 hand frames under the bar, none swapped (their other grids read no better);
-    on every spent day set (final5-final12, dev, f5, r6 day): 5 frames under the bar, one swapped (0014,
-    now right), four kept as they were. The margin 0.05 is judgement, not fitted: the one swap reads 0.96.
-    Fresh frames (seeds 3320000+: held-out day 40, hands on sixth/fifth/held-out 60): no day frame under
-    the bar; 12 hand frames under it, none swapped. Cost: those frames pay a second search, +0.72 s
-    median (max 1.24 s) on this machine; frames over the bar (the bench photo: 0.99) pay nothing.
+    occluded; a board on a patterned cloth located too large reads right at its second grid). The margin
+    is judgement, not fitted. Cost: those frames pay a second search (under a second here); frames over
+    the bar (the bench photo) pay nothing. Measurements: vision/notes/reader.md.
     ``keep_memory``: keep what a read frees for the next frame (:mod:`vision.heap`: glibc's
     allocator otherwise unmaps and re-faults the frame's temporaries, ~13 ms a read);
     a process-wide allocator setting, made when the first reader is built.
