@@ -369,6 +369,7 @@ def _veil_shift(logit: np.ndarray, veil: Band, seen: np.ndarray, chosen: np.ndar
     Where the veil read is no shape either (a spot burnt out to white: no contrast is left, and
     the normalised differences are noise that looks open on all four sides), it is only a weak
     vote (``veil_weight`` times its typicality), and the tile is chosen against itself as before.
+    Measurements and tried alternatives: vision/notes/tiles.md.
     """
     shape = chosen & ~_invalid_tiles(veil.logit)
     weak = chosen & ~shape
