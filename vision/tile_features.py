@@ -144,7 +144,13 @@ class TilesConfig:
       log-odds, times ``veil_weight``). Only frames with such a tile pay for it. 0: off.
       0.5, not 1: at 1 it also flipped a held-out tile under glare at the board's rim whose
       sides all looked closed (spent final6 ho 0025 1,0) for one more sixth tile; at 0.5 no
-      set of the six renderers loses a tile.
+      set of the six renderers loses a tile. That vote is only for tiles whose veil read is no
+      shape either (:func:`vision.tiles._veil_shift`).
+    * ``veil_shape_weight``: on such a tile whose veil read *is* a shape (two or three open-looking
+      sides), how far each side's log-odds move from the colour read to the veil read for choosing
+      the shape (times the share of the side seen); 1: the veil read alone. The veil compresses
+      Lab differences toward "closed", so there the colour read is the one known to be wrong, and
+      a weak typicality-weighted vote could not overturn a colour side read closed at -7. 0: off.
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
@@ -192,6 +198,7 @@ class TilesConfig:
     line_weight: float = 1.0
     line_gate: float = 0.9
     veil_weight: float = 0.5
+    veil_shape_weight: float = 1.0
 
 
 DEFAULT_CONFIG = TilesConfig()

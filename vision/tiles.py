@@ -221,10 +221,11 @@ def _side_logits(
     visible: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, TileModel, np.ndarray | None, tuple[Band, Band]]:
     """Combined open log-odds of every side (7, 7, 4), the excluded squares, the usual band's model,
-    the veil read's log-odds to choose the shapes of veiled tiles that are no shape on (None: none such)
+    the shift (7, 7, 4) to add to the log-odds to choose the shapes of veiled tiles that are no shape on
+    (:func:`_veil_shift`; None: no such tile)
     and the final usual and border bands (:func:`_split_sides`, for the inventory).
 
-    The veil read (:func:`_veil_logit`) only chooses shapes: the published edges and the tiles'
+    The veil read (:func:`_veil_read`) only chooses shapes: the published edges and the tiles'
     confidences stay the colour bands' evidence, so a tile reads as unclear where the occlusion
     check looks for one as before (a hand over the board is lit beyond the board's walls too:
     spent third occluded 0007 read as a board when the veil read sharpened its edges; spent sixth
@@ -243,11 +244,10 @@ def _side_logits(
         if cfg.line_weight > 0 and bands.lightness is not None and _in_doubt(logit, cfg.line_gate):
             logit = logit + cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
         invalid = _invalid_tiles(logit)
-        if cfg.veil_weight > 0 and invalid.any():
+        if (cfg.veil_weight > 0 or cfg.veil_shape_weight > 0) and invalid.any():
             # A tile that is no shape under a glare veil: its sides against itself in linear light too.
-            veil, weight, veiled = _veil_logit(rect, excluded, cfg, extra_sides, visible)
-            weight = np.where((invalid & veiled)[..., None], cfg.veil_weight * weight, 0.0)
-            return logit, excluded, usual.model, weight * veil, (usual, outer)
+            veil, seen, veiled = _veil_read(rect, excluded, cfg, extra_sides, visible)
+            return logit, excluded, usual.model, _veil_shift(logit, veil, seen, invalid & veiled, cfg), (usual, outer)
     elif shaded is not None and shaded.any():
         logit, usual, outer = _read_sides(bands, excluded, cfg, None, shaded, visible)
     return logit, excluded, usual.model, None, (usual, outer)
@@ -343,19 +343,39 @@ def _invalid_tiles(logit: np.ndarray) -> np.ndarray:
     return (ordered[..., 2] < 0.0) | (ordered[..., 0] > 0.0)
 
 
-def _veil_logit(
+def _veil_read(
     rect: Rectified,
     excluded: np.ndarray,
     cfg: TilesConfig,
     extra_sides: np.ndarray,
     visible: tuple[np.ndarray, np.ndarray] | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Open log-odds (7, 7, 4) of every side from :func:`vision.tile_veil.veil_features`, learned like
-    the colour bands, their weights (how typical and how seen each side is) and the veiled tiles (7, 7)."""
+) -> tuple[Band, np.ndarray, np.ndarray]:
+    """Every side read from :func:`vision.tile_veil.veil_features`, learned like the colour bands, how
+    far each side was seen (:func:`_seen`; 1 without pawns) and the veiled tiles (7, 7)."""
     features, veiled = veil_features(rect, cfg)
     veil = read_band(features, excluded, cfg, extra_sides)
-    weight = veil.weight if visible is None else veil.weight * _seen(visible[0], cfg)
-    return veil.logit, weight, veiled
+    seen = np.ones(veil.logit.shape) if visible is None else _seen(visible[0], cfg)
+    return veil, seen, veiled
+
+
+def _veil_shift(logit: np.ndarray, veil: Band, seen: np.ndarray, chosen: np.ndarray, cfg: TilesConfig) -> np.ndarray:
+    """How the log-odds (7, 7, 4) of the ``chosen`` tiles (veiled, no shape) move for choosing their shapes.
+
+    Where the veil read of such a tile is itself a shape (two or three open-looking sides), it
+    replaces the colour read (``veil_shape_weight``, as far as each side was seen): a veil adds
+    light, which compresses the Lab differences toward "closed", so on this tile the colour read
+    is the one known to be wrong, while the veil cancels in the linear-light read. Its typicality
+    is not asked: under the veil every side is atypical for the reason the colour read failed.
+    Where the veil read is no shape either (a spot burnt out to white: no contrast is left, and
+    the normalised differences are noise that looks open on all four sides), it is only a weak
+    vote (``veil_weight`` times its typicality), and the tile is chosen against itself as before.
+    Measurements and tried alternatives: vision/notes/tiles.md.
+    """
+    shape = chosen & ~_invalid_tiles(veil.logit)
+    weak = chosen & ~shape
+    replace_by = cfg.veil_shape_weight * seen * (veil.logit - logit)
+    vote = cfg.veil_weight * veil.weight * seen * veil.logit
+    return np.where(shape[..., None], replace_by, np.where(weak[..., None], vote, 0.0))
 
 
 def _line_logit(
