@@ -271,7 +271,9 @@ def _own_glint(full_hsv: np.ndarray, box: tuple[int, int, int, int], hull: np.nd
     a print is not one, though the hull covers it: the pale medallion between a
     crescent's horns or a star's points, a two-tone disc's white button shared with
     its other half. Their light patch runs on past the hull (more than
-    :data:`GLINT_REACH` pixels), and only patches that stay within it count.
+    :data:`GLINT_REACH` pixels), and only patches that stay within it count. A real
+    highlight at the body's rim that touches light board is lost with the paper; telling
+    them apart by brightness was tried. Measurements: vision/notes/pawn_features.md.
     """
     if not bright.any():
         return 0
