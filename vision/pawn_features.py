@@ -2,11 +2,12 @@
 
 Each feature says one physical thing about a raised, lit solid versus flat print:
 size and compactness, saturation, shading (a smooth light field over the blob),
-a specular glint, a one-sided cast shadow, elongation away from the camera, and
-dark marks enclosed by the blob (a picture's eyes and spots). Two are the blob's
-directions (its lit side and its dark side, ``lit_x``/``lit_y``, ``dark_x``/``dark_y``):
-they carry no weight themselves; the board-level terms compare them across blobs
-(``size_deviation``, ``lit_consensus``, ``dark_consensus``, filled in by
+a specular glint (a light patch the body surrounds: :func:`_own_glint`), a one-sided
+cast shadow, elongation away from the camera, and dark marks enclosed by the blob
+(a picture's eyes and spots). Two are the blob's directions (its lit side and its
+dark side, ``lit_x``/``lit_y``, ``dark_x``/``dark_y``): they carry no weight
+themselves; the board-level terms compare them across blobs (``size_deviation``,
+``lit_consensus``, ``dark_consensus``, filled in by
 :func:`vision.pawn_model.with_set_size`). The small order
 statistics are computed by hand (:func:`percentiles`, :func:`median`): numpy's
 general machinery costs several times the work on arrays this small.
@@ -185,7 +186,7 @@ def features(
     cv2.fillConvexPoly(hull, cv2.convexHull(hull_pts), 1)
     holes = (hull > 0) & ~blob
     shine = (hsv[..., 2] > 190) & (hsv[..., 1] < 90)
-    glint = float(np.count_nonzero(holes & shine)) * (48.0 / t) ** 2
+    glint = float(_own_glint(full_hsv, box, hull, holes & shine)) * (48.0 / t) ** 2
     region = (inner_ys, inner_xs) if big_inner else (ys, xs)
     smooth_range, surface, lit_side, steps = _shading(
         hsv[..., 2], None if light is None else light[y : y + h, x : x + w], v_all, region, t
@@ -256,6 +257,40 @@ def features(
     half_width = max(1.0, (c_hi - c_lo) / 2.0)
     shift = min(a_lo + half_width, (a_lo + a_hi) / 2.0)
     return tuple(feats), (cx + dx * shift, cy + dy * shift)
+
+
+#: How far (pixels) around a blob's hull the light pixels of a would-be glint are followed (:func:`_own_glint`).
+GLINT_REACH = 2
+
+
+def _own_glint(full_hsv: np.ndarray, box: tuple[int, int, int, int], hull: np.ndarray, bright: np.ndarray) -> int:
+    """How many of the light, unsaturated pixels in the blob's hull (``bright``) belong to a glint on the body.
+
+    A specular glint is a highlight on the body's own surface: the body's colour
+    surrounds it, so its light patch ends inside the blob's outline. Light paper beside
+    a print is not one, though the hull covers it: the pale medallion between a
+    crescent's horns or a star's points, a two-tone disc's white button shared with
+    its other half. Their light patch runs on past the hull (more than
+    :data:`GLINT_REACH` pixels), and only patches that stay within it count. A real
+    highlight at the body's rim that touches light board is lost with the paper; telling
+    them apart by brightness was tried. Measurements: vision/notes/pawn_features.md.
+    """
+    if not bright.any():
+        return 0
+    x, y, w, h = box
+    g = GLINT_REACH + 2
+    size_y, size_x = full_hsv.shape[:2]
+    y0, y1, x0, x1 = max(0, y - g), min(size_y, y + h + g), max(0, x - g), min(size_x, x + w + g)
+    win = full_hsv[y0:y1, x0:x1]
+    light = ((win[..., 2] > 190) & (win[..., 1] < 90)).view(np.uint8)
+    inside = np.zeros(light.shape, np.uint8)
+    inside[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = hull
+    near = cv2.dilate(inside, _disc(2 * GLINT_REACH + 1)) > 0
+    count, patches = cv2.connectedComponents(light, connectivity=8)
+    beyond = np.bincount(patches[~near & (light > 0)], minlength=count) > 0
+    seeds = np.zeros(light.shape, bool)
+    seeds[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = bright
+    return int(np.count_nonzero(~beyond[patches[seeds]]))
 
 
 def _thickness(blob: np.ndarray, t: int) -> float:
