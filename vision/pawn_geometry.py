@@ -25,23 +25,11 @@ measured within it (:func:`vision.pawn_features._within_cone`); every blob's was
 raised prints with the pawns (the note in :mod:`vision.pawn_features`); a refit with it helped no
 renderer clearly (p30, the note in :mod:`vision.pawn_model`).
 
-A pawn read on a neighbouring square is not the base's doing (g1, main adfba59): every such
-read on the spent day and occluded sets (final5-13 ``*_{day,occ}``, dev ``*_day``/``*_occ``, lead
-f5 day, sixth r6 day/occ; 2908 frames) was collected, read with the located and with the label's
-corners: 36 pawns (28 located, 21 label, 13 both; sixth 20, held-out 12, fifth 3, third 1). In
-none is the real pawn's base on the wrong square: the blob chosen is another object of its
-colour on the neighbouring square - a printed token centred there (26), wall or corridor
-artwork, lamp glare or a tinted patch (9), a fragment beside another pawn (1). In 28 the real
-pawn is a candidate whose base is on its own square but scores lower (0.27-0.99 against
-0.52-0.999); in 8 it is no candidate at all (in a pile, lying down, or dropped early). The
-15 read wrong with located corners only are no locate error (every corner within 0.05 tile of
-the label's) but close scores that so small a move of the lean and the nadir tips. The bases of pawns read right lie
-well inside their squares (label corners, final13 six day sets, lead f5, r6: median 0.37-0.46 tile
-from the nearest edge, 5th percentile 0.17-0.30 per set; the least, 0.06, a fifth-renderer pile
-whose pawns overhang their square), and a lone pawn's base is not biased along the lean: its
-offset from the square's centre along the ray from the nadir averages +0.00 to +0.04 tile per
-set (5th-95th percentile within -0.14..+0.17; across it, mean 0.00). So the class is print
-against pawn (the pawn model's), and nothing here was changed for it.
+A pawn read on a neighbouring square is not the base's doing: in every such read measured the
+blob chosen is another object of its colour on the neighbouring square (a printed token, artwork,
+glare), the real pawn's base on its own square and scored lower, and the bases of pawns read right
+lie well inside their squares, unbiased along the lean. So that class is print against pawn (the
+pawn model's). Measurements: vision/notes/pawn_geometry.md.
 """
 
 from __future__ import annotations
