@@ -61,10 +61,8 @@ SHADOW_FULL = 0.27
 #: A pawn 2.5-3.5 cm tall under a light off the vertical casts a shadow reaching well past
 #: its foot, while a tall pawn's own blob (its shaded, desaturated rim cut off by the
 #: colour test) and a print's drawn outline both hug the blob's edge: the ring reaches past
-#: them to where the shadow lies. Label corners, all nine day sets (dev + spent), per colour
-#: right / wrong-or-missed / false: 0.14 912/52/27, 0.16 918/46/25, 0.18 922/42/24 (no set
-#: worse; fifth renderer 185/22/6 -> 193/14/5: tall pawns outscored by shaded-ball prints),
-#: 0.20 914/50/25, 0.22 914/50/25 (third renderer loses 1-2). The model was fitted at 0.14.
+#: them to where the shadow lies (reaches measured: vision/notes/pawn_features.md).
+#: The model was fitted at 0.14.
 SHADOW_REACH = 0.18
 
 #: A blob's shading is "stepped" when a smooth surface fits its brightness no better than one
@@ -72,16 +70,8 @@ SHADOW_REACH = 0.18
 #: faceted solid (a box-shaped pawn, fourth renderer) is stepped too, but it stands and casts a
 #: shadow; a print casts none. So a stepped blob without a cast shadow (``shadow`` under
 #: :data:`SHADOW_FULL`) has its ``surface`` divided by ``steps`` to this power: its range is the
-#: facets', not a light field's. Label corners, right / false per set (dev tr ho th fo, lead f5,
-#: spent ho tr th fo fi, sixth r6 and /tmp/p17/s6day): 106/0 115/4 93/2 94/3 60/1, 117/5 127/0
-#: 106/1 98/4 133/4, 81/11 102/16 -> same, th 93/1, f5 60/1 (far 3 -> 1), fho same, ftr same,
-#: fth same, ffo 97/4, fi5 134/0 (far 3 -> 1), r6 81/9 (far 15 -> 13), s6 103/14. Without the
-#: shadow condition (every stepped blob) the fourth renderer's box pawns dropped: fo 94 -> 90.
-#: Full pipeline (vision-test), pawns: dev ho/tr same, th .918 -> .937, fo .892 -> .882, lead f5
-#: .899 -> .913; spent ho/tr same, th .945 -> .936, fo .942 -> .933, fi .896 -> .957 (boards
-#: .675 -> .80); sixth r6 .618 -> .631, /tmp/p17/s6day .624 -> .624, fresh 40 (seeds 2690000+)
-#: .603 -> .617; no set loses more than one pawn; nights (dev ho th fo, spent fi, r6) unchanged.
-#: Cost: two medians per shaded blob (~10 us).
+#: facets', not a light field's. Without the shadow condition the fourth renderer's box pawns
+#: dropped (measurements: vision/notes/pawn_features.md). Cost: two medians per shaded blob (~10 us).
 STEPPED_POWER = 2
 
 
@@ -362,56 +352,8 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
         return np.linalg.lstsq(design, target, rcond=None)[0]
 
 
-# Tried and not kept (p19, label corners, right pawns / false reports per set; dev tr ho th fo,
-# lead f5, spent f5-sets ho tr th fo fi, sixth r6 and /tmp/p17/s6day; base 106/0 115/4 93/2 94/3
-# 60/1 | 117/5 127/0 106/1 98/4 133/4 | 81/11 102/16). The false reports on the fifth and sixth
-# renderers are mostly printed gems centred on their tile (centre_offset ~0.02 vs a pawn's 0.10,
-# elongation ~1.0 vs 1.2, surface 0.6 like a pawn's): drawn facets read as shading.
-# - "Steps": the first (non-robust) quadratic fit's median residual over the median deviation
-#   from the median brightness; above 1 the smooth surface explains nothing (facets, a two-tone
-#   picture). surface / max(1, steps): f5 +2, fi5 +1/-2 false, r6 +2, fho +1, but fo -2, ffo -1,
-#   s6 -1 (false 16 -> 16); squared: fi5 false 4 -> 0, r6 11 -> 8, s6 16 -> 13, far moves on
-#   f5/fi5/r6 15 -> 11, but fo 94 -> 90. The fourth renderer's pawns are flat-shaded boxes: a
-#   real polyhedral solid has facets with hard edges exactly like a drawn gem, so hard internal
-#   edges are not a print's mark. Restricted to blobs not leaning out along the nadir ray
-#   (< 0.05 tile): the same (fo 91). Also smooth_range divided likewise: fo 89. Kept only for
-#   blobs without a cast shadow (:data:`STEPPED_POWER`): a box pawn stands and casts one.
-# - The cast-shadow ring started 0.06 / 0.09 tile past the blob (a print's drawn halo and outline
-#   left out): s6 +2, r6 -2, fho -1, fth -1, ffo -1 (false unchanged on s6): not the sixth's cause.
-# - The lean as elongation (the blob centroid's outward offset from its tile centre along the
-#   nadir ray, twice over the width, added): right up on most sets (r6 +4, s6 +2, fth +2) but
-#   false reports up everywhere (ho 4 -> 8, tr 0 -> 2, th 2 -> 4): it raises solids, it does not
-#   lower prints; the model's centre_offset term is zero, so the centring itself is unused.
-#   (Since used: :data:`vision.pawn_model.CENTRED_WITHIN`, a term that only lowers centred blobs.)
-# - The cast shadow against the material's own level, not the brightest sector (a drawn halo or a
-#   pale print beside the blob raises the brightest sector, and with it a print's "shadow", s6
-#   prints 0.29): reference min(brightest, 1): false s6 16 -> 10, r6 11 -> 7, ho 4 -> 1, fo 3 -> 1,
-#   but right s6 102 -> 94, fho 117 -> 113, fth 106 -> 102, fi5 133 -> 130 (a pawn's ring is also
-#   brighter than usual on its lit side, and the model was fitted on the brightest-sector scale);
-#   the sectors' median as reference: s6 -9, fi5 -5; the second brightest: s6 -1, fi5 -3, false
-#   s6 -1, r6 -2. Only a refit (tests/support/fit_pawns.py --loro) could say whether the
-#   material-level shadow generalises; not tried.
-# - The lean measured robustly to the nadir's uncertainty (p28; vision-test with located corners, pawns %,
-#   18 day sets of all six renderers). The nadir moves by a median 0.3-0.6 tile between label and
-#   located corners (:func:`vision.pawn_geometry.nadir_spread` estimates it per frame from the corners'
-#   0.02-tile error: a median 0.4-1.0 tile on final7 si/fi and dev ho, up to the board on steep views;
-#   it correlates 0.29 / 0.68 / 0.48 with the actual label-vs-located move). Elongation and foot measured
-#   along the ray turned toward the blob's long axis by at most the cone atan(spread / distance),
-#   spread from the located corners' view: the confidences agree better between
-#   label and located corners (final7 si mean |diff| .030 -> .023, p90 .101 -> .065; fi .021 -> .018;
-#   dev ho .017 -> .015) but the detections do not (si 17 -> 18 disagreeing pawns of 122, fi 6 -> 5,
-#   ho 7 -> 8), and prints gain elongation as much as pawns: dev ho 94.4 -> 90.6, tr 100 -> 99.1, final6
-#   si 72.0 -> 68.8, final7 th 95.9 -> 93.9, r6 72.1 -> 71.2 against fo 90.2 -> 93.1, f5 89.9 -> 91.3.
-#   The cone capped at 20 / 10 degrees: dev ho 91.3 / 93.6, tr 99.1 / 99.1, r6 71.0 / 70.2. Snapping to
-#   the long axis only when it lies inside the cone (else the ray): fo +2.0, f5 +1.4, final6 ho +0.8,
-#   r6 +0.9, but dev ho -0.8, tr -0.9, final6 si -0.9, final7 fi -0.8, th -2.0; capped at 20 degrees
-#   three sets lose a pawn (new false reports: dev tr 0026, final7 th 0024; final7 fi 0014 a miss),
-#   none gains. The model's elongation term (ramp 1.04-1.37, slope 6.9) was fitted on the ray's
-#   measure: any widening of the direction raises elongated prints with the pawns. Not kept; a refit
-#   with the cone (tests/support/fit_pawns.py --loro) might, not tried. Kept for slender blobs only
-#   (axes' ratio >= 3, :func:`_within_cone`): pawns (boards) final6 si 72.0 -> 72.8 (45.0 -> 47.5),
-#   final7 si 71.6 -> 72.4 (0032's blue found), r6 day 72.1 -> 73.8 (32.5 -> 37.5), r6 occ 75.8 -> 81.8;
-#   the other 15 day sets, 30 fresh sixth frames (seeds 3140000+) and 7 night/occluded sets unchanged.
+# Tried and not kept for the shading and cast-shadow measures (a print's facets, the shadow ring's start
+# and reference, the lean along the nadir's uncertainty cone): vision/notes/pawn_features.md.
 def _shading(
     raw: np.ndarray, light: np.ndarray | None, value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int
 ) -> tuple[float, float, tuple[float, float], float]:
