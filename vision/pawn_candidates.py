@@ -21,7 +21,12 @@ body from a print or a shadow is its shape and shading, which is the model's to 
 (:mod:`vision.pawn_features`), not a gate here. One shape cue is principled and kept:
 a raised body projects along the ray from the nadir, so a slender blob lying on that
 ray (:func:`_along_ray`) is not held to ``min_width`` nor the whole ``min_area``, and
-only for a colour with no pawn found otherwise (``candidates``' ``slender``).
+only for a colour with no pawn found otherwise (``candidates``' ``slender``). So is one
+shading cue: a lit body of its material's own colour has a lit side the artwork test
+keeps *and* a shaded side and cast shadow it drops as the material in a shadow, while a
+shadow or a dark patch of the material has only the second; where a colour has no pawn,
+the blobs of the test that counts darker as different are looked at again, and kept
+only if the first test kept part, not all, of them (:func:`_shaded_body`).
 
 Measurements and tried alternatives: vision/notes/pawn_candidates.md.
 """
@@ -44,7 +49,7 @@ from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import Material, features
 from vision.pawn_geometry import lean_point, slender_axis
 from vision.pawn_light import light_map, neutral, relit
-from vision.pawn_model import PawnConfig
+from vision.pawn_model import PawnConfig, sure_pawns
 from vision.rectify import Rectified
 
 #: Judge colours under the board's usual light (:func:`vision.pawn_light.colour_cast`).
@@ -75,6 +80,12 @@ RAY_AREA = 0.75
 SLENDER_WIDTH = 1.5
 SLENDER_FILL = 0.6
 
+#: A body of its material's own colour (:func:`_shaded_body`): the share of its blob that passes
+#: the first artwork test (its lit side, rim and highlights; the rest is its shaded side and cast
+#: shadow, darker than the material). Under the lower bound the blob is the material in a shadow or
+#: a dark patch of it (nothing lit); over the upper it is what the first look already had.
+LIT_SHARE = (0.25, 0.9)
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -89,8 +100,24 @@ class Candidate:
     index: int = 0
 
 
-#: A blob put aside as maybe a slender body: its colour and the call that judges it.
+#: A second look put aside for a colour that may have no pawn: its colour and the call that makes it a
+#: candidate (a slender body, :func:`_slender_candidate`; a body of its material's colour, :func:`_shaded_body`).
 Slender = tuple[Color, Callable[[], Candidate | None]]
+
+
+@dataclass(frozen=True)
+class _ArtworkTest:
+    """The artwork test's evidence on the pawn-coloured pixels, kept for a second look.
+
+    ``values`` are their comparison colours ((3, n), :func:`_artwork_colours`), ``ys``/``xs``
+    where they are; ``tests`` each material's mean, inverse covariance and the pixels (bool
+    (n,)) it is tested on.
+    """
+
+    values: np.ndarray
+    ys: np.ndarray
+    xs: np.ndarray
+    tests: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
 
 
 @cache
@@ -207,7 +234,9 @@ def candidates(
     With a ``slender`` list, the blobs too narrow or small for a foot that may be a
     slender body seen from its side are appended to it, each as its colour and a call
     that makes it a candidate if it is one (:func:`_slender_candidate`): the caller asks
-    only for the colours it found no pawn of, so the common board pays nothing.
+    only for the colours it found no pawn of, so the common board pays nothing. So is,
+    per colour, a second look for a body of its material's own colour
+    (:func:`_shaded_body`).
 
     With ``min_confidence``, blobs the model (``config.model``) cannot score that
     high are left out early (:func:`vision.pawn_features.features`' ``floor``).
@@ -242,13 +271,15 @@ def candidates(
     value = brightness
     light = None
     material: Material | None = None
+    test: _ArtworkTest | None = None
     if board:
         coloured = np.logical_or.reduce(list(masks.values()))
         plain_wall, plain_arms = (_light_reference(zone, coloured) for zone in (wall, arms))
         if cfg.light_sigma > 0:
             light = light_map(value, [plain_wall, plain_arms], cfg.light_sigma * t)
             value = relit(value, light)
-        masks = _drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
+        gated = masks
+        masks, test = _drop_artwork(rect, (wall, corridor, arms), coloured, masks, cfg, light)
         if cfg.material_shadow:
             plain = (plain_wall, _light_reference(corridor, coloured))
             material = _material(value, plain, (plain_wall, plain_arms))
@@ -257,6 +288,12 @@ def candidates(
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     floor = None if min_confidence is None else (cfg.model, min_confidence)
     body = (cfg.min_width, cfg.min_thickness)
+    if slender is not None and test is not None and cfg.shade_is_artwork and light is not None:
+        # A colour with no pawn may be a body of its material's own colour (_shaded_body).
+        judging = (hsv, cam, rect, value, floor, light, material, body)
+        for color in masks:
+            look = (color, gated[color], masks[color], test, cfg, (kernel, k))
+            slender.append((color, partial(_shaded_body, look, judging)))
     out: list[Candidate] = []
     for color, mask in masks.items():
         labels, stats = _components(mask, kernel, k)
@@ -372,14 +409,15 @@ def _drop_artwork(
     masks: dict[Color, np.ndarray],
     cfg: PawnConfig,
     light: np.ndarray | None = None,
-) -> dict[Color, np.ndarray]:
+) -> tuple[dict[Color, np.ndarray], _ArtworkTest | None]:
     """Remove pixels that look like this frame's corridor (anywhere) or walls (outside the corridor core).
 
     ``zone_masks`` are :func:`zones` (certain wall, certain corridor, corridor arms);
     ``coloured`` is the union of ``masks``. With the board's ``light`` map
     (:mod:`vision.pawn_light`) the lightness is compared with the light divided out,
     and weighs ``relit_lightness_weight``: under even light a pawn the artwork's
-    colour still stands out by its own shading and highlights.
+    colour still stands out by its own shading and highlights. Also returns the test's
+    evidence (None without coloured pixels) for a second look (:func:`_shaded_body`).
     """
     wall, corridor, arms = zone_masks
     width = wall.shape[1]
@@ -387,7 +425,7 @@ def _drop_artwork(
     # costs ~5x np.flatnonzero, the same pixels in the same order.
     where_coloured = np.flatnonzero(coloured)
     if len(where_coloured) == 0:
-        return masks
+        return masks, None
     ys, xs = np.divmod(where_coloured, width)
     # The colour transform is per pixel, so it is computed only where it is read: the
     # coloured pixels and every 11th pixel of each learning zone (as ``_gaussian`` samples).
@@ -395,19 +433,86 @@ def _drop_artwork(
     values, wall_samples, arm_samples = (
         np.ascontiguousarray(a.T) for a in _artwork_colours(rect.image, flat, cfg, light)
     )
-    artwork = np.zeros(len(ys), dtype=bool)
+    tests = []
     for samples, where in ((wall_samples, ~corridor[ys, xs]), (arm_samples, np.ones(len(ys), dtype=bool))):
         gauss = _gaussian(samples)
-        if gauss is None:
-            continue
-        mu, inv = gauss
-        d = values - mu
-        if cfg.shade_is_artwork and light is not None:
-            d[2] = np.maximum(d[2], 0.0)  # the material in a shadow (a pawn's cast shadow) is still the material
-        artwork |= where & (_mahalanobis2(d, inv) < cfg.wall_distance2)
+        if gauss is not None:
+            tests.append((*gauss, where))
+    test = _ArtworkTest(values, ys, xs, tuple(tests))
+    # The material in a shadow (a pawn's cast shadow) is still the material.
+    artwork = _is_artwork(test, cfg, darker_is_material=cfg.shade_is_artwork and light is not None)
     drop = np.zeros(wall.shape, dtype=bool)
     drop[ys[artwork], xs[artwork]] = True
-    return {color: mask & ~drop for color, mask in masks.items()}
+    return {color: mask & ~drop for color, mask in masks.items()}, test
+
+
+def _is_artwork(
+    test: _ArtworkTest, cfg: PawnConfig, darker_is_material: bool, among: np.ndarray | None = None
+) -> np.ndarray:
+    """Per tested pixel (or per pixel of ``among``, a bool (n,) selection): is it like a material?
+
+    With ``darker_is_material`` a pixel only darker than the material (relit) counts as
+    the material: its lightness difference is floored at zero.
+    """
+    values = test.values if among is None else test.values[:, among]
+    artwork = np.zeros(values.shape[1], dtype=bool)
+    for mu, inv, where in test.tests:
+        d = values - mu
+        if darker_is_material:
+            d[2] = np.maximum(d[2], 0.0)
+        artwork |= (where if among is None else where[among]) & (_mahalanobis2(d, inv) < cfg.wall_distance2)
+    return artwork
+
+
+def _shaded_body(look: tuple, judging: tuple) -> Candidate | None:
+    """The best blob of one colour that is a lit body of its material's own colour, or None.
+
+    A pawn standing on a material of its own colour (yellow on sand, red on brick, blue on
+    a blue corridor) shares the material's chromaticity, so the artwork test keeps only
+    what differs in lightness: its lit side, rim and highlights, brighter than the
+    material relit. Its shaded side and cast shadow are darker and count as the material
+    in a shadow, so what is left are pieces too small for a foot. Counting *darker* as
+    different too gives the whole body back, joined with its cast shadow - but also
+    every shadow and dark patch of the material. What only a raised, lit solid has is
+    both at once: a lit part the first test kept and a shaded part it dropped. So a blob
+    of the darker-counts mask is kept only if the first test kept :data:`LIT_SHARE` of
+    it (a shadow or dark patch has no lit part; a blob kept almost whole is the first
+    look's own). Drawn shading, a glare pool's edge on a material and a textured stone
+    have both parts too, so the blob must also be sure to be a pawn on its own evidence
+    (:data:`vision.pawn_model.SET_SURE`, the bar of the pawns the board's terms trust),
+    not merely over the report threshold. Of those, the one the model
+    (``config.model``) scores highest, since a colour is one pawn.
+
+    ``look`` is (colour, its pixels before the artwork test, after it, the
+    :class:`_ArtworkTest`, the config, (opening kernel, its size)); ``judging`` the
+    arguments :func:`vision.pawn_features.features` takes after the box.
+    """
+    color, gated, first, test, cfg, (kernel, k) = look
+    t = judging[2].tile_px
+    among = gated[test.ys, test.xs]
+    body = among.copy()
+    body[among] = ~_is_artwork(test, cfg, darker_is_material=False, among=among)
+    mask = np.zeros(gated.shape, dtype=bool)
+    mask[test.ys[body], test.xs[body]] = True
+    labels, stats = _components(mask, kernel, k)
+    best: tuple[float, Candidate] | None = None
+    for i, (x, y, w, h, area) in enumerate(stats.tolist()[1:], start=1):
+        rel = area / float(t * t)
+        if rel < cfg.min_area or rel > cfg.max_area or max(w, h) > cfg.max_extent * t or area < cfg.min_fill * w * h:
+            continue
+        blob = labels[y : y + h, x : x + w] == i
+        lit = np.count_nonzero(first[y : y + h, x : x + w] & blob) / float(area)
+        if not LIT_SHARE[0] <= lit <= LIT_SHARE[1]:
+            continue
+        found = features(labels, i, judging[0], (x, y, w, h), *judging[1:])
+        if found is None:
+            continue
+        if not sure_pawns([found[0]], cfg.model)[0]:
+            continue
+        logit = cfg.model.logit(found[0])
+        if best is None or logit > best[0]:
+            best = (logit, Candidate(color, found[0], found[1], (x, y, w, h), rel, labels, i))
+    return None if best is None else best[1]
 
 
 def _artwork_colours(
