@@ -73,7 +73,7 @@ import cv2
 import numpy as np
 
 from vision.lighting import is_night
-from vision.locate_grid import Placed, coarse_answers, quad_frame, swept_quad
+from vision.locate_grid import Placed, cloth_answers, coarse_answers, quad_frame, swept_quad
 from vision.locate_night import glow_quads
 from vision.locate_refine import Refined, refine_corners, shade_free_separation
 from vision.rectify import Lens, quad_homography
@@ -194,6 +194,21 @@ class LocateConfig:
       photos of 1470 px and wider): on a striped cloth the stripes' lattices can win at the
       coarser factors while the photo's first lattice is the board's two steps finer. Only
       refused, non-agreeing frames pay (~1 s).
+    * ``cloth_last``/``oriented_rotations``/``oriented_floor``: after the finest look, when the refined grids
+      still do not agree: the cloth answers (:func:`vision.locate_grid.cloth_answers`), each refined and judged
+      by ``second_opinion_separation``, and a grid that reads as a board but separates under it once more with
+      the shadow-invariant features (as ``shade_free_judge`` judges the best grid). First stage 2's grid of the
+      lattices left once the cloth is masked out, answered even though the refuted cloth grid of stage 1 scored
+      higher, and half a tile off along both axes (``half_phase``); then, for each rotation of the photo (up to
+      ``oriented_rotations`` peaks of the gradient-angle histogram down to ``oriented_floor`` of the strongest,
+      of the plain and of the contrast-normalised gradients), the lattices measured on the gradients aligned
+      with that rotation's axes only (:mod:`vision.locate_oriented`), one answer per rotation.
+      Why: a small or low-contrast board on a bold checked or striped cloth. The masked lattices can have the
+      board's axes and pitch while their grid, half a tile off under a shadow band, scores under the cloth's
+      chance grid and is never answered; and a cloth at another rotation takes every lattice estimate (the
+      strongest rotations; along the board's own axes the whole photo's autocorrelation is the cloth's, with
+      no peak at the tile pitch). Only refused, non-agreeing frames pay (~0.2-0.5 s).
+      Measurements: vision/notes/locate.md.
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
@@ -259,6 +274,9 @@ class LocateConfig:
     tilted_hypotheses: int = 6
     tilted_scales: tuple[float, ...] = (0.92, 1.0, 1.08)
     finest_look: bool = True
+    cloth_last: bool = True
+    oriented_rotations: int = 4
+    oriented_floor: float = 0.1
 
 
 DEFAULT_CONFIG = LocateConfig()
@@ -369,10 +387,14 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
     first: list[Refined] = []  # the first refined grid (the search's first answer)
     tilted: list[Iterator[tuple[float, np.ndarray]]] = []  # the work copy's receding grids (the last resort)
 
-    def attempt(quad: np.ndarray | None, bar: float, reduced: tuple[int, np.ndarray], again: bool = True) -> bool:
+    def attempt(
+        quad: np.ndarray | None, bar: float, reduced: tuple[int, np.ndarray], again: bool = True, shade: bool = False
+    ) -> bool:
         """Refine a coarse grid (photo pixels); True once one clears ``bar`` and reads as a board (it is then
         ``best``, whatever the separation of grids refuted before it; until then ``best`` is the most
-        separating). Unless ``again``, a grid within a quarter tile of one refined before is skipped."""
+        separating). Unless ``again``, a grid within a quarter tile of one refined before is skipped.
+        ``shade``: a grid that reads as a board but separates under ``bar`` is judged once more with the
+        shadow-invariant features (as ``LocateConfig.shade_free_judge`` judges the best grid)."""
         nonlocal best
         if quad is None or (not again and any(np.abs(quad - seen).max() < 0.25 * _pitch(seen) for seen in tried)):
             return False
@@ -384,6 +406,8 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
             return False
         shaped = refined.legal >= cfg.min_legal and refined.corner_side < cfg.max_corner_side
         board = shaped and refined.separation >= bar
+        if shaped and not board and shade and cfg.shade_free_judge:
+            board = shade_free_separation(bgr, refined, cfg) >= bar
         if shaped:
             shapely.append(order_corners(refined.corners))
         if board or best is None or refined.separation > best.separation:
@@ -473,6 +497,14 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
         # A small board on a striped cloth: its lattice shows only on a finer copy still
         # (see LocateConfig.finest_look).
         proven = search(block_average(bgr, factor - 2), factor - 2, cfg.second_opinion_separation, again=False)
+    if not proven and cfg.fallbacks and cfg.cloth_last and exclude is None and not _converged(shapely):
+        # A board on a patterned cloth (see LocateConfig.cloth_last).
+        reduced = (factor, work)
+        # Judged with the shadow-invariant features too: the cloth's boards met lie under shadow bands as
+        # often as the others (which the shade-free judge saw as the best grid before this stage).
+        proven = any(
+            attempt(q, cfg.second_opinion_separation, reduced, shade=True) for q in _cloth_quads(work, factor, cfg)
+        )
     if best is None:
         raise BoardNotFoundError("no periodic tile grid found")
     corners, separation, legal, k, side = best
@@ -488,6 +520,21 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
     if lens is not None and _bend(corners, lens) < cfg.min_bend:
         lens = None
     return Located(corners.astype(np.float32), lens)
+
+
+def _cloth_quads(work: np.ndarray, factor: int, cfg: LocateConfig) -> Iterator[np.ndarray]:
+    """The cloth answers (:func:`vision.locate_grid.cloth_answers`) in photo pixels; the first (the lattices
+    left once the cloth is masked out) also half a tile off along both axes (:func:`_half_shifted`): its
+    grid is placed by fixed tiles that a shadow band can dim, and half a tile off on both axes is the
+    placement's other attractor (see ``LocateConfig.half_phase``)."""
+    answers = cloth_answers(work, cfg)
+    first = next(answers, None)
+    if first is None:
+        return
+    yield first[1] * factor
+    yield from _half_shifted(first[1] * factor)
+    for _, quad in answers:
+        yield quad * factor
 
 
 def _shaped(refined: Refined, cfg: LocateConfig) -> bool:

@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.locate_centre import ended_centre, periodic_centre
 from vision.locate_lattice import Frame, lattice_frame, lattice_hypotheses, notched_hypotheses, window_lattices
+from vision.locate_oriented import oriented_hypotheses, oriented_rotations
 from vision.locate_place import (
     blurred,
     keystone_search,
@@ -62,10 +63,39 @@ _RUNNERS_UP = 2
 Placed = tuple[np.ndarray, np.ndarray, float]
 
 
+def _half_gradients(work: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The work image at half size and its gradients (x, y), where the lattice analysis runs."""
+    half = cv2.resize(work[: work.shape[0] // 2 * 2, : work.shape[1] // 2 * 2], None, fx=0.5, fy=0.5,
+                      interpolation=cv2.INTER_AREA)  # fmt: skip
+    grey = cv2.GaussianBlur(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.7)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    return half, gx, gy
+
+
+def cloth_answers(work: np.ndarray, cfg: LocateConfig) -> Iterator[tuple[float, np.ndarray]]:
+    """Answers for a board on a patterned cloth: first stage 2's best polished grid of the lattices left once
+    the cloth is masked out, answered even though stage 1's refuted cloth grid scored higher (a board under
+    a shadow band, its grid half a tile off: see :func:`vision.locate.locate_board`); then one per rotation
+    of the photo (:func:`vision.locate_oriented.oriented_rotations`), strongest first: the best polished
+    grid of the lattices measured on the gradients aligned with that rotation.
+
+    One per rotation, not the best over all: the cloth's own rotation places chance grids too (refuted
+    before), and one of those must not hide the board's.
+    """
+    yield from coarse_answers(work, cfg, notched=True)
+    half, gx, gy = _half_gradients(work)
+    hi = cfg.max_tile_frac * min(half.shape[:2])
+    for theta in oriented_rotations(gx, gy, _contrast_normalised(gx, gy, round(hi)), cfg):
+        yield from coarse_answers(work, cfg, oriented=theta)
+
+
 def coarse_answers(
     work: np.ndarray,
     cfg: LocateConfig,
     normalised: bool = False,
+    oriented: float | None = None,
+    notched: bool = False,
     liked: list[Placed] | None = None,
     lattice_only: bool = False,
     later: list[Iterator[tuple[float, np.ndarray]]] | None = None,
@@ -93,7 +123,10 @@ def coarse_answers(
 
     The gradient analysis (lattice, periodic centre) runs at half the work
     resolution, where a tile is still 7+ pixels; the fixed tiles are then
-    sampled at full work resolution. ``normalised``: the lattice is sought in
+    sampled at full work resolution. ``oriented``: a rotation (radians); only stage 1 runs, on
+    :func:`vision.locate_oriented.oriented_hypotheses` (see :func:`cloth_answers`); ``notched``: the
+    same on stage 2's table-masked lattices, answered whatever stage 1 scored.
+    ``normalised``: the lattice is sought in
     contrast-normalised gradients (:func:`_contrast_normalised`), and only
     stage 1 (with the window lattices) runs: the second opinion
     :func:`vision.locate.find_board` asks for when the plain gradients led to
@@ -105,11 +138,7 @@ def coarse_answers(
     (the finer look of :func:`vision.locate.locate_board`: the stage that can miss at the
     work scale is the lattice estimate's pitch peaks; the later stages found nothing there).
     """
-    half = cv2.resize(work[: work.shape[0] // 2 * 2, : work.shape[1] // 2 * 2], None, fx=0.5, fy=0.5,
-                      interpolation=cv2.INTER_AREA)  # fmt: skip
-    grey = cv2.GaussianBlur(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.7)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    half, gx, gy = _half_gradients(work)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab).astype(np.float32)
     short = min(half.shape[:2])
     lo, hi = cfg.min_tile_frac * short, cfg.max_tile_frac * short
@@ -147,14 +176,19 @@ def coarse_answers(
             order = sorted((i for i in range(len(placed)) if placed[i] is not None), key=lambda i: -found[i][0])
             liked[:] = [placed[i] for i in order[: cfg.sweep_hypotheses]]  # type: ignore[misc]
 
-    place(lattice_hypotheses(gx, gy, lo, hi, cfg, windows=normalised))
+    if notched:
+        place(notched_hypotheses(gx, gy, lo, hi, cfg), cfg.notched_hypotheses)
+    elif oriented is not None:
+        place(oriented_hypotheses(gx, gy, lo, hi, oriented))
+    else:
+        place(lattice_hypotheses(gx, gy, lo, hi, cfg, windows=normalised))
     if not found:
         return
     like()
     best = _best_polished(lab, blurs, found, polished, cfg)
-    # The second opinion (``normalised``) is about shadows: the other stages already ran
-    # in the first.
-    if normalised:
+    # The second opinions (``normalised``, ``oriented``, ``notched``) are about shadows and cloths: the other
+    # stages already ran in the first.
+    if normalised or notched or oriented is not None:
         yield best
         return
     likeliest = [at for at in placed[: cfg.keystone_hypotheses] if at is not None]

@@ -57,8 +57,9 @@ def _strong_gradients(gx: np.ndarray, gy: np.ndarray) -> Strong:
     return np.arctan2(gy[sel], gx[sel]), np.minimum(strong, percentile(strong, 95))
 
 
-def _orientations(strong: Strong, count: int) -> list[float]:
-    """Board rotation candidates (radians, in [-pi/4, pi/4)) from the gradient angles modulo 90°."""
+def _orientations(strong: Strong, count: int, floor: float = 0.5) -> list[float]:
+    """Board rotation candidates (radians, in [-pi/4, pi/4)) from the gradient angles modulo 90°: peaks of at
+    least ``floor`` times the strongest."""
     if strong is None:
         return [0.0]
     angles, weight = strong
@@ -71,7 +72,7 @@ def _orientations(strong: Strong, count: int) -> list[float]:
     peaks.sort(key=lambda i: -smooth[i])
     out: list[float] = []
     for i in peaks:
-        if len(out) >= count or smooth[i] < 0.5 * smooth[peaks[0]]:
+        if len(out) >= count or smooth[i] < floor * smooth[peaks[0]]:
             break
         left, mid, right = smooth[i - 1], smooth[i], smooth[(i + 1) % bins]
         denom = left - 2 * mid + right
@@ -134,12 +135,12 @@ def _axis_histogram(strong: Strong) -> np.ndarray | None:
     return np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), kernel / kernel.sum(), mode="valid")
 
 
-def _axis_angles(smooth: np.ndarray | None, theta: float) -> tuple[float, float]:
+def _axis_angles(smooth: np.ndarray | None, theta: float, reach_deg: float = 10.0) -> tuple[float, float]:
     """Directions (radians) of the board's x and y axes in the image, near rotation ``theta``.
 
     Tilt makes the board a trapezoid: its two families of lines are not at
     90°, so each family's angle is measured on its own (gradient angles modulo
-    180°, peaks within 10° of ``theta`` and ``theta + 90°``). ``smooth``: :func:`_axis_histogram`.
+    180°, peaks within ``reach_deg`` of ``theta`` and ``theta + 90°``). ``smooth``: :func:`_axis_histogram`.
     """
     if smooth is None:
         return theta, theta + np.pi / 2
@@ -147,7 +148,8 @@ def _axis_angles(smooth: np.ndarray | None, theta: float) -> tuple[float, float]
 
     def peak(near: float) -> float:
         centre = round(np.mod(near, np.pi) / np.pi * bins)
-        idx = (centre + np.arange(-20, 21)) % bins
+        reach = round(reach_deg / 180.0 * bins)
+        idx = (centre + np.arange(-reach, reach + 1)) % bins
         i = int(idx[int(np.argmax(smooth[idx]))])
         left, mid, right = smooth[i - 1], smooth[i], smooth[(i + 1) % bins]
         den = left - 2 * mid + right
