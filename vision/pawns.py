@@ -25,7 +25,10 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    shadow, which otherwise joined its blob). Where a colour has no pawn, its blobs
    too narrow or small for a foot are looked at again: lying along the ray from the
    camera's nadir, one is a slender body seen from its side
-   (:func:`vision.pawn_candidates._along_ray`).
+   (:func:`vision.pawn_candidates._along_ray`); and the blobs of a test that counts
+   *darker* than the material as different too, where the first test kept their lit
+   side but not their shaded side, are a body of the material's own colour
+   (:func:`vision.pawn_candidates._shaded_body`).
 2. **Evidence.** Each connected blob is described by edition-free facts of a
    raised, lit solid: its size and compactness (a pawn's foot is ~0.4 tile
    across), saturation, *shading* — a round body facing a light has a lit and a
