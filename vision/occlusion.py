@@ -347,11 +347,11 @@ def _lit_tiles(
 
     ``inside`` (at night): a pool lying on the board fades the same way from whichever side it lies on, so
     any tile two of whose corners on one side are lit and whose other two keep ``falloff`` of them is lit
-    (:func:`_fading_across`). At night the board's light is the walls' glow: a hand hides it, and a tile
-    brighter on one side and fading is lit by a pool (an LED's spot on the tiles beside the frame makes
-    a tile of the second row unclear, and the frame band it also lights then has a disturbed tile beside
-    it). By day a pale hand in the room's light is brighter than the board on its own: only the edge
-    tiles lit from outside count. Measurements: vision/notes/occlusion.md.
+    (:func:`_fading_across`): an LED's spot on the tiles beside the frame makes a tile of the second row
+    unclear, and the frame band it also lights then has a disturbed tile beside it. A lit hand still ends
+    at its outline (its far corners under ``falloff``), brings a colour of its own or changes the seams,
+    as over an edge tile. By day only the edge tiles lit from outside count: pale hands in the room's
+    light were not measured against the wider test. Measurements: vision/notes/occlusion.md.
     """
     if not unclear:
         return set()
