@@ -618,7 +618,7 @@ def test_at_night_a_tile_lit_from_inside_the_board_by_a_fading_pool_counts_as_li
     """An LED's spot on the tiles beside the frame fades over a tile of the second row from its lit side;
     it lights the frame band too, and that tile must not back the band's run as a hand's would. A hand
     ends at its outline (the far corners back at the board's level). By day only an edge tile lit from
-    outside counts (a pale hand in the room's light is brighter than the board on its own)."""
+    outside counts (the wider test was not measured against pale hands in the room's light)."""
     cfg = OcclusionConfig()
     lit, fall = cfg.night_lit, cfg.lit_falloff
     colours = np.zeros((8, 8, 3), np.float32)
