@@ -614,6 +614,34 @@ def test_an_edge_tile_lit_from_outside_and_fading_inward_counts_as_lit() -> None
     assert _lit_tiles({(3, 3)}, colours, nothing, lit, falloff=fall) == set()
 
 
+def test_at_night_a_tile_lit_from_inside_the_board_by_a_fading_pool_counts_as_lit() -> None:
+    """An LED's spot on the tiles beside the frame fades over a tile of the second row from its lit side;
+    it lights the frame band too, and that tile must not back the band's run as a hand's would. A hand
+    ends at its outline (the far corners back at the board's level). By day only an edge tile lit from
+    outside counts (the wider test was not measured against pale hands in the room's light)."""
+    cfg = OcclusionConfig()
+    lit, fall = cfg.night_lit, cfg.lit_falloff
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., 2] = 10.0
+    colours[2, 5:7, 2] = 14.0  # tile (1, 5): its lower corners in the pool, 1.4x the board's
+    colours[1, 5:7, 2] = 11.0  # its upper corners keep 0.79 of them, under night_lit of the board's
+    nothing = np.zeros((8, 8), bool)
+    unclear = {(1, 5)}
+    assert _lit_tiles(unclear, colours, nothing, lit, falloff=fall) == set()  # by day: no outside to light it from
+    assert _lit_tiles(unclear, colours, nothing, lit, falloff=fall, inside=True) == unclear
+    flags = np.full(4 * 14, -1, np.int8)
+    flags[14 + 2 : 14 + 4] = 1  # two foreign segments of the right side, beside row 1
+    night = disturbed_inside(unclear - _lit_tiles(unclear, colours, nothing, lit, falloff=fall, inside=True))
+    assert longest_run(flags, disturbed_inside(unclear)) == 2
+    assert longest_run(flags, night) == 0
+    colours[1, 5:7, 2] = 5.0  # the far corners at 0.36 of the lit ones: a lit hand's outline, not a pool
+    assert _lit_tiles(unclear, colours, nothing, lit, falloff=fall, inside=True) == set()
+    colours[1, 5:7, 2] = 11.0
+    hand = nothing.copy()
+    hand[1, 6] = True  # a corner of a colour of its own
+    assert _lit_tiles(unclear, colours, hand, lit, falloff=fall, inside=True) == set()
+
+
 def test_at_night_a_coloured_light_over_the_edge_tints_the_glowing_corner_only_part_of_the_way() -> None:
     """An LED's pool adds one light to the dark frame and to the glowing tile corner beside it: the corner's
     colour moves only part of the way toward the frame segment's. A hand brings one colour to both."""

@@ -132,13 +132,15 @@ def signals(
     foreign = seen_foreign & ~hidden_points
     seams = partial(_seams_and_clip, rect, cfg)  # measured only when a tile is lit
     bounds = (cfg.lit_lost, cfg.lit_edge)
-    beside = unclear - _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit, seams, bounds, cfg.lit_falloff)
+    night = lighting == "night"
+    lit_tiles = _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit, seams, bounds, cfg.lit_falloff, inside=night)
+    beside = unclear - lit_tiles
     corroborating = foreign if quality < cfg.corroborating_quality else None
-    if corroborating is not None and lighting == "night":
+    if corroborating is not None and night:
         corroborating = _without_small(corroborating, NIGHT_PAWN_POINTS)
     near = disturbed_inside(beside, corroborating)
-    flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), lighting == "night")
-    if lighting == "night":
+    flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), night)
+    if night:
         flags = beside_squares_unknown(flags, hidden)
     flat, dark = flat_groups(
         rect,
@@ -147,7 +149,7 @@ def signals(
         hidden,
         cfg.flat_level,
         cfg.clip_level,
-        cfg.night_flat_blur if lighting == "night" else 0.0,
+        cfg.night_flat_blur if night else 0.0,
         (lambda: seamless_corners(rect, cfg, boxes)) if quality < cfg.seamless_quality else None,
         cfg.seam_keep,
         cfg.lit_lost,
@@ -159,7 +161,7 @@ def signals(
     return Signals(
         band_run=longest_run(flags, near),
         band_alone=longest_run(without_gates(flags))
-        if lighting == "night"
+        if night
         else _lone_run(
             flags,
             lambda: frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), all_gates=True),
@@ -169,7 +171,7 @@ def signals(
         lattice_from_edge=max(
             _largest_cluster(foreign, from_edge=True),
             _bridged_cluster(seen_foreign | blown, hidden_points | blown, cfg.min_bridged_seen),
-            0 if lighting == "night" else finger_clusters(foreign, flags),
+            0 if night else finger_clusters(foreign, flags),
         ),
         lattice_unclear=_darker_cluster_at_unclear(rect, foreign, unclear, cfg),
         quality=float(quality),
@@ -317,6 +319,7 @@ def _lit_tiles(
     seams: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
     bounds: tuple[float, float] = (0.0, np.inf),
     falloff: float = np.inf,
+    inside: bool = False,
 ) -> set[Square]:
     """The unclear tiles made unclear by light: none of their four corners foreign, all of them at least
     ``lit`` times the board's median corner lightness (:func:`lattice_colours`' third channel) and keeping
@@ -340,7 +343,15 @@ def _lit_tiles(
     at least ``falloff`` of the edge corner beside them (not ``lit`` of the board's) is lit too, with the
     same seams test. A hand lit over the outer corners ends at its outline: the corners beyond it are back
     at the board's level. ``falloff`` sits between the hands' edge tiles lit this way and the glare
-    frames it was made for. Measurements: vision/notes/occlusion.md.
+    frames it was made for.
+
+    ``inside`` (at night): a pool lying on the board fades the same way from whichever side it lies on, so
+    any tile two of whose corners on one side are lit and whose other two keep ``falloff`` of them is lit
+    (:func:`_fading_across`): an LED's spot on the tiles beside the frame makes a tile of the second row
+    unclear, and the frame band it also lights then has a disturbed tile beside it. A lit hand still ends
+    at its outline (its far corners under ``falloff``), brings a colour of its own or changes the seams,
+    as over an edge tile. By day only the edge tiles lit from outside count: pale hands in the room's
+    light were not measured against the wider test. Measurements: vision/notes/occlusion.md.
     """
     if not unclear:
         return set()
@@ -351,7 +362,8 @@ def _lit_tiles(
         if foreign[r : r + 2, c : c + 2].any():
             continue
         corners = light[r : r + 2, c : c + 2]
-        if float(corners.min()) >= level or _fading_in(corners, r, c, level, falloff):
+        fading = _fading_across(corners, level, falloff) if inside else _fading_in(corners, r, c, level, falloff)
+        if float(corners.min()) >= level or fading:
             out.add((r, c))
     if out and seams is not None:
         strength, clipped = seams()
@@ -385,6 +397,19 @@ def _fading_in(corners: np.ndarray, r: int, c: int, level: float, falloff: float
         pairs.append((corners[:, 0], corners[:, 1]))
     if c == SIZE - 1:
         pairs.append((corners[:, 1], corners[:, 0]))
+    return _fades(pairs, level, falloff)
+
+
+def _fading_across(corners: np.ndarray, level: float, falloff: float) -> bool:
+    """A tile's 2x2 corner lightness lit from any side: both corners of one side at least ``level``, each
+    corner of the opposite side at least ``falloff`` of the corner beside it (:func:`_fading_in` for every side)."""
+    rows, cols = (corners[0], corners[1]), (corners[:, 0], corners[:, 1])
+    return _fades([rows, rows[::-1], cols, cols[::-1]], level, falloff)
+
+
+def _fades(pairs: Iterable[tuple[np.ndarray, np.ndarray]], level: float, falloff: float) -> bool:
+    """Does any (lit side, far side) pair of corner lightnesses have its lit side at ``level`` or more and keep
+    ``falloff`` of it on the far side?"""
     return any(float(o.min()) >= level and bool((i >= falloff * o).all()) for o, i in pairs)
 
 
