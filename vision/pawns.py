@@ -63,7 +63,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    are one set, the same piece in four colours, so a blob far from the size of the
    blobs sure to be pawns scores lower (:func:`vision.pawn_model.set_size_deviation`),
    unless it touches another colour's sure pawn: partly hidden in a pile, its size
-   says nothing (:func:`_hidden_sizes`).
+   says nothing (:func:`_hidden_sizes`). Where a colour has no pawn, such a blob is
+   judged again without the bite the pawn in front takes out of its outline and size
+   either (:func:`_behind_another`).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
