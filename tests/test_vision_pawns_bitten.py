@@ -14,6 +14,8 @@ from vision.pawns import _behind_another, _best, _hidden_sizes, _whole_values
 _SOLIDITY = FEATURES.index("solidity")
 _SMALL = FEATURES.index("log_area_small")
 _GLINT = FEATURES.index("glint")
+#: The board point below the camera: left of the pile, so the green pawn stands in front.
+_NADIR = np.array([0.0, 50.0])
 
 
 def _model() -> PawnModel:
@@ -23,7 +25,7 @@ def _model() -> PawnModel:
 
 
 def _pile() -> tuple[list[Candidate], np.ndarray]:
-    """A sure green pawn with a red fragment against it (the one behind), and a red print far away."""
+    """A sure green pawn with a red fragment behind it (seen from :data:`_NADIR`), a red print far away."""
     labels = np.zeros((100, 200), np.int32)
     labels[40:60, 40:60] = 1
     labels[42:58, 61:70] = 2
@@ -48,13 +50,22 @@ def test_a_whole_pawns_value_is_where_the_term_stops_rising() -> None:
     assert _whole_values(model, [_SOLIDITY, _SMALL, _GLINT]) == {_SOLIDITY: 0.92, _SMALL: 0.0}
 
 
-def test_only_a_blob_piled_against_a_sure_pawn_is_judged_unbitten() -> None:
+def test_only_a_blob_piled_behind_a_sure_pawn_is_judged_unbitten() -> None:
     found, _ = _pile()
     rows = [cand.features for cand in found]
-    out = _hidden_sizes(found, rows, _model(), bitten=True)
+    out = _hidden_sizes(found, rows, _model(), behind_of=_NADIR)
     assert out[1][_SOLIDITY] == 0.92  # the fragment behind the green pawn
     assert out[2][_SOLIDITY] == 0.97  # far from any pawn: as it was
     assert _hidden_sizes(found, rows, _model())[1][_SOLIDITY] == 0.75
+
+
+def test_a_blob_in_front_of_the_pawn_it_touches_keeps_its_outline() -> None:
+    """Seen from the right the red blob stands nearer the camera: the green pawn hides none of it
+    (a start ring or a print at a pawn's foot)."""
+    found, _ = _pile()
+    rows = [cand.features for cand in found]
+    out = _hidden_sizes(found, rows, _model(), behind_of=np.array([200.0, 50.0]))
+    assert out[1][_SOLIDITY] == 0.75
 
 
 def test_the_pawn_behind_another_is_found_when_its_colour_has_none() -> None:
@@ -62,7 +73,7 @@ def test_the_pawn_behind_another_is_found_when_its_colour_has_none() -> None:
     model = _model()
     best = _best(found, model, 0.5)
     assert Color.RED not in best  # the bite leaves it under the threshold
-    best = _behind_another(found, best, model, 0.5)
+    best = _behind_another(found, best, model, 0.5, lambda: _NADIR)
     assert best[Color.RED][1] is found[1]
     assert best[Color.GREEN][1] is found[0]
 
@@ -73,4 +84,4 @@ def test_a_colour_already_found_keeps_its_pawn_and_score() -> None:
     model = _model()
     found[2] = replace(found[2], features=tuple(3.0 if k == _GLINT else v for k, v in enumerate(found[2].features)))
     best = _best(found, model, 0.5)
-    assert _behind_another(found, best, model, 0.5) == best
+    assert _behind_another(found, best, model, 0.5, lambda: _NADIR) == best

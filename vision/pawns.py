@@ -110,7 +110,7 @@ becomes its learned hue ± ``calibrated_hue_tolerance``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -121,7 +121,7 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
-from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, touch
+from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.rectify import Rectified
 
@@ -146,7 +146,7 @@ _TWIN_SD = np.array(list(TWIN_SCALES.values()))
 _PILE_TERMS = (SIZE_DEVIATION, LIT_CONSENSUS, DARK_CONSENSUS)
 
 #: The shape features a pawn in front bites out of the one behind it in a pile: its outline's convexity and its
-#: size (:func:`_hidden_sizes` with ``bitten``).
+#: size (:func:`_hidden_sizes` with ``behind_of``).
 _BITE_TERMS = (FEATURES.index("solidity"), FEATURES.index("log_area_small"))
 
 __all__ = [
@@ -218,7 +218,7 @@ def find_pawns(
     if extra:
         found = [*found, *extra]
         best = _best(found, cfg.model, threshold)
-    best = _behind_another(found, best, cfg.model, threshold)
+    best = _behind_another(found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
@@ -234,32 +234,37 @@ def find_pawns(
 
 
 def _behind_another(
-    found: Sequence[Candidate], best: dict[Color, tuple[float, Candidate]], model: PawnModel, threshold: float
+    found: Sequence[Candidate],
+    best: dict[Color, tuple[float, Candidate]],
+    model: PawnModel,
+    threshold: float,
+    point: Callable[[], np.ndarray],
 ) -> dict[Color, tuple[float, Candidate]]:
     """``best`` with each colour that has no pawn judged again as maybe the one behind another in a pile.
 
-    The pawn in front hides part of the one behind it: what is left has a bite out of its
-    outline and is smaller than a pawn, so its convexity and size say nothing about what it
-    is (:func:`_hidden_sizes`' ``bitten``). Only a colour with no pawn is judged so: a pawn
-    read without it keeps its score, and no rival of its colour gains one.
+    The pawn in front (nearer the nadir, which ``point`` gives) hides part of the one behind
+    it: what is left has a bite out of its outline and is smaller than a pawn, so its
+    convexity and size say nothing about what it is (:func:`_hidden_sizes`' ``behind_of``).
+    Only a colour with no pawn is judged so: a pawn read without it keeps its score, and no
+    rival of its colour gains one.
     """
     missing = {cand.color for cand in found} - best.keys()
     if not missing:
         return best
-    behind = _best(found, model, threshold, bitten=True)
+    behind = _best(found, model, threshold, behind_of=point())
     return best | {color: behind[color] for color in missing if color in behind}
 
 
 def _best(
-    found: Sequence[Candidate], model: PawnModel, threshold: float, bitten: bool = False
+    found: Sequence[Candidate], model: PawnModel, threshold: float, behind_of: np.ndarray | None = None
 ) -> dict[Color, tuple[float, Candidate]]:
     """Each colour's best blob at ``threshold`` or above, with its confidence (the board's terms filled in).
 
-    With ``bitten``, a blob piled against another colour's pawn is judged without its outline's bite
-    (:func:`_hidden_sizes`).
+    With ``behind_of`` (the nadir), a blob piled behind another colour's pawn is judged without its
+    outline's bite (:func:`_hidden_sizes`).
     """
     rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
-    rows = _hidden_sizes(found, rows, model, bitten)
+    rows = _hidden_sizes(found, rows, model, behind_of)
     probs = [confidence(row, model) for row in rows]
     best: dict[Color, tuple[float, Candidate]] = {}
     rivals: set[Color] = set()  # colours with two blobs or more over the threshold
@@ -319,7 +324,7 @@ def _one_of_a_kind(
 
 
 def _hidden_sizes(
-    found: Sequence[Candidate], rows: list[tuple[float, ...]], model: PawnModel, bitten: bool = False
+    found: Sequence[Candidate], rows: list[tuple[float, ...]], model: PawnModel, behind_of: np.ndarray | None = None
 ) -> list[tuple[float, ...]]:
     """``rows`` with the best case of the board-level terms for a blob that touches another colour's pawn.
 
@@ -338,10 +343,12 @@ def _hidden_sizes(
     taking their best case lost more than it gained: a pile's agreeing side is worth
     keeping. Measurements: vision/notes/pawns.md.
 
-    With ``bitten`` (asked only for a colour with no pawn, :func:`_behind_another`), nor
-    do its outline and size: the front pawn bites a piece out of the one behind it, so
-    its convexity (``solidity``) and ``log_area_small`` are taken at least at a whole
-    pawn's values (:func:`_whole_values`).
+    With ``behind_of`` (the nadir; asked only for a colour with no pawn,
+    :func:`_behind_another`), nor do the outline and size of a blob behind that pawn
+    (farther from the nadir: the pawn nearer it stands in front): the front pawn bites a
+    piece out of it, so its convexity (``solidity``) and ``log_area_small`` are taken at
+    least at a whole pawn's values (:func:`_whole_values`). A blob on the near side is not
+    hidden by it (a start ring or a print at a pawn's foot).
 
     For the consensus the other colour's pawn is its colour's surest blob on its own
     evidence: a colour is one pawn, and a sure blob that another of its colour outscores
@@ -364,7 +371,7 @@ def _hidden_sizes(
     near &= colour[:, None] != colour[None, :]
     said = np.array([[row[k] for k in _PILE_TERMS] for row in rows]).reshape(len(rows), len(_PILE_TERMS))
     lift = (said[:, 0] > 0.0) | (said[:, 1:] < 0.0).any(axis=1)
-    bite = _whole_values(model, _BITE_TERMS) if bitten else {}
+    bite = _whole_values(model, _BITE_TERMS) if behind_of is not None else {}
     for k, whole in bite.items():
         lift |= np.array([row[k] < whole for row in rows], dtype=bool)
     near &= lift[:, None]
@@ -375,13 +382,17 @@ def _hidden_sizes(
     # The other colour's pawn, for the consensus, is its surest blob on its own evidence.
     own = [model.logit(tuple(0.0 if k in _PILE_TERMS else v for k, v in enumerate(row))) for row in rows]
     piled: dict[int, bool] = {}  # blob -> whether it touches its partner colour's pawn
+    hidden: set[int] = set()  # blobs behind a pawn they touch (with ``behind_of``)
     for i, j in pairs:
         pawn = all(own[k] <= own[j] for k in range(len(found)) if colour[k] == colour[j])
         if not sure[j] or (i in piled and (piled[i] or not pawn)):
             continue  # not a pawn, or nothing more to learn from this pair
-        if touch((found[i].box, _pixels(found[i])), (found[j].box, _pixels(found[j])), gap):
+        blob, partner = (found[i].box, _pixels(found[i])), (found[j].box, _pixels(found[j]))
+        if touch(blob, partner, gap):
             piled[i] = pawn
-    return [_unpiled(row, piled[i], bite) if i in piled else row for i, row in enumerate(rows)]
+            if behind_of is not None and reach(blob, behind_of) > reach(partner, behind_of):
+                hidden.add(i)  # behind that pawn, which bites into it
+    return [_unpiled(row, piled[i], bite if i in hidden else None) if i in piled else row for i, row in enumerate(rows)]
 
 
 def _unpiled(row: Sequence[float], consensus: bool, bite: Mapping[int, float] | None = None) -> tuple[float, ...]:
