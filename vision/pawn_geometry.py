@@ -186,6 +186,13 @@ Blob = tuple[tuple[int, int, int, int], np.ndarray]
 """A blob as its box (x, y, w, h) and its pixels in that box (bool, h x w)."""
 
 
+def reach(blob: Blob, point: np.ndarray) -> float:
+    """How far the blob's centroid lies from ``point`` (the nadir): of two touching pawns the nearer stands in front."""
+    (x, y, _, _), pixels = blob
+    ys, xs = np.nonzero(pixels)
+    return float(np.hypot(xs.mean() + x - point[0], ys.mean() + y - point[1]))
+
+
 def _profile(blob: Blob, point: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """A blob's centroid, its unit direction away from ``point`` and its far end along it (95th percentile)."""
     (x, y, _, _), pixels = blob

@@ -63,7 +63,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    are one set, the same piece in four colours, so a blob far from the size of the
    blobs sure to be pawns scores lower (:func:`vision.pawn_model.set_size_deviation`),
    unless it touches another colour's sure pawn: partly hidden in a pile, its size
-   says nothing (:func:`_hidden_sizes`).
+   says nothing (:func:`_hidden_sizes`). Where a colour has no pawn, such a blob is
+   judged again without the bite the pawn in front takes out of its outline and size
+   either (:func:`_behind_another`).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
@@ -108,7 +110,7 @@ becomes its learned hue ± ``calibrated_hue_tolerance``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -119,7 +121,7 @@ from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
-from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, touch
+from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.rectify import Rectified
 
@@ -142,6 +144,10 @@ _TWIN_SD = np.array(list(TWIN_SCALES.values()))
 
 #: The board-level terms that say nothing for a blob piled against another colour's pawn (:func:`_hidden_sizes`).
 _PILE_TERMS = (SIZE_DEVIATION, LIT_CONSENSUS, DARK_CONSENSUS)
+
+#: The shape features a pawn in front bites out of the one behind it in a pile: its outline's convexity and its
+#: size (:func:`_hidden_sizes` with ``behind_of``).
+_BITE_TERMS = (FEATURES.index("solidity"), FEATURES.index("log_area_small"))
 
 __all__ = [
     "FEATURES", "HUE_RANGES", "PAWN_MODEL", "Candidate", "ColourModel", "PawnConfig", "PawnDetection", "PawnModel",
@@ -212,6 +218,7 @@ def find_pawns(
     if extra:
         found = [*found, *extra]
         best = _best(found, cfg.model, threshold)
+    best = _behind_another(found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
@@ -226,10 +233,38 @@ def find_pawns(
     return out
 
 
-def _best(found: Sequence[Candidate], model: PawnModel, threshold: float) -> dict[Color, tuple[float, Candidate]]:
-    """Each colour's best blob at ``threshold`` or above, with its confidence (the board's terms filled in)."""
+def _behind_another(
+    found: Sequence[Candidate],
+    best: dict[Color, tuple[float, Candidate]],
+    model: PawnModel,
+    threshold: float,
+    point: Callable[[], np.ndarray],
+) -> dict[Color, tuple[float, Candidate]]:
+    """``best`` with each colour that has no pawn judged again as maybe the one behind another in a pile.
+
+    The pawn in front (nearer the nadir, which ``point`` gives) hides part of the one behind
+    it: what is left has a bite out of its outline and is smaller than a pawn, so its
+    convexity and size say nothing about what it is (:func:`_hidden_sizes`' ``behind_of``).
+    Only a colour with no pawn is judged so: a pawn read without it keeps its score, and no
+    rival of its colour gains one.
+    """
+    missing = {cand.color for cand in found} - best.keys()
+    if not missing:
+        return best
+    behind = _best(found, model, threshold, behind_of=point())
+    return best | {color: behind[color] for color in missing if color in behind}
+
+
+def _best(
+    found: Sequence[Candidate], model: PawnModel, threshold: float, behind_of: np.ndarray | None = None
+) -> dict[Color, tuple[float, Candidate]]:
+    """Each colour's best blob at ``threshold`` or above, with its confidence (the board's terms filled in).
+
+    With ``behind_of`` (the nadir), a blob piled behind another colour's pawn is judged without its
+    outline's bite (:func:`_hidden_sizes`).
+    """
     rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
-    rows = _hidden_sizes(found, rows, model)
+    rows = _hidden_sizes(found, rows, model, behind_of)
     probs = [confidence(row, model) for row in rows]
     best: dict[Color, tuple[float, Candidate]] = {}
     rivals: set[Color] = set()  # colours with two blobs or more over the threshold
@@ -289,7 +324,7 @@ def _one_of_a_kind(
 
 
 def _hidden_sizes(
-    found: Sequence[Candidate], rows: list[tuple[float, ...]], model: PawnModel
+    found: Sequence[Candidate], rows: list[tuple[float, ...]], model: PawnModel, behind_of: np.ndarray | None = None
 ) -> list[tuple[float, ...]]:
     """``rows`` with the best case of the board-level terms for a blob that touches another colour's pawn.
 
@@ -307,6 +342,13 @@ def _hidden_sizes(
     is left out too (one for it stays); leaving the terms out entirely rather than
     taking their best case lost more than it gained: a pile's agreeing side is worth
     keeping. Measurements: vision/notes/pawns.md.
+
+    With ``behind_of`` (the nadir; asked only for a colour with no pawn,
+    :func:`_behind_another`), nor do the outline and size of a blob behind that pawn
+    (farther from the nadir: the pawn nearer it stands in front): the front pawn bites a
+    piece out of it, so its convexity (``solidity``) and ``log_area_small`` are taken at
+    least at a whole pawn's values (:func:`_whole_values`). A blob on the near side is not
+    hidden by it (a start ring or a print at a pawn's foot).
 
     For the consensus the other colour's pawn is its colour's surest blob on its own
     evidence: a colour is one pawn, and a sure blob that another of its colour outscores
@@ -328,7 +370,11 @@ def _hidden_sizes(
     colour = np.array([list(Color).index(cand.color) for cand in found])
     near &= colour[:, None] != colour[None, :]
     said = np.array([[row[k] for k in _PILE_TERMS] for row in rows]).reshape(len(rows), len(_PILE_TERMS))
-    near &= ((said[:, 0] > 0.0) | (said[:, 1:] < 0.0).any(axis=1))[:, None]
+    lift = (said[:, 0] > 0.0) | (said[:, 1:] < 0.0).any(axis=1)
+    bite = _whole_values(model, _BITE_TERMS) if behind_of is not None else {}
+    for k, whole in bite.items():
+        lift |= np.array([row[k] < whole for row in rows], dtype=bool)
+    near &= lift[:, None]
     pairs = np.argwhere(near).tolist()
     if not pairs:
         return rows
@@ -336,19 +382,46 @@ def _hidden_sizes(
     # The other colour's pawn, for the consensus, is its surest blob on its own evidence.
     own = [model.logit(tuple(0.0 if k in _PILE_TERMS else v for k, v in enumerate(row))) for row in rows]
     piled: dict[int, bool] = {}  # blob -> whether it touches its partner colour's pawn
+    hidden: set[int] = set()  # blobs behind a pawn they touch (with ``behind_of``)
     for i, j in pairs:
         pawn = all(own[k] <= own[j] for k in range(len(found)) if colour[k] == colour[j])
         if not sure[j] or (i in piled and (piled[i] or not pawn)):
             continue  # not a pawn, or nothing more to learn from this pair
-        if touch((found[i].box, _pixels(found[i])), (found[j].box, _pixels(found[j])), gap):
+        blob, partner = (found[i].box, _pixels(found[i])), (found[j].box, _pixels(found[j]))
+        if touch(blob, partner, gap):
             piled[i] = pawn
-    return [_unpiled(row, piled[i]) if i in piled else row for i, row in enumerate(rows)]
+            if behind_of is not None and reach(blob, behind_of) > reach(partner, behind_of):
+                hidden.add(i)  # behind that pawn, which bites into it
+    return [_unpiled(row, piled[i], bite if i in hidden else None) if i in piled else row for i, row in enumerate(rows)]
 
 
-def _unpiled(row: Sequence[float], consensus: bool) -> tuple[float, ...]:
-    """``row`` without its set-size deviation and, with ``consensus``, without a light consensus against it."""
+def _unpiled(row: Sequence[float], consensus: bool, bite: Mapping[int, float] | None = None) -> tuple[float, ...]:
+    """``row`` without its set-size deviation and, with ``consensus``, without a light consensus against it.
+
+    With ``bite`` (feature -> a whole pawn's value, :func:`_whole_values`), nor with the bite the pawn
+    in front takes out of its outline and size: each of those features at least that value.
+    """
     lifted = _PILE_TERMS[1:] if consensus else ()
-    return tuple(0.0 if k == SIZE_DEVIATION else max(v, 0.0) if k in lifted else v for k, v in enumerate(row))
+    out = [0.0 if k == SIZE_DEVIATION else max(v, 0.0) if k in lifted else v for k, v in enumerate(row)]
+    for k, whole in (bite or {}).items():
+        out[k] = max(out[k], whole)
+    return tuple(out)
+
+
+def _whole_values(model: PawnModel, columns: Iterable[int]) -> dict[int, float]:
+    """Per feature the value from which the model's term stops rising: what a whole pawn shows, no more.
+
+    The term of a feature that speaks *for* a pawn rises up to the knot the pawns' values
+    fill (a quartile of them) and is flat beyond; a feature whose term never stops rising,
+    or falls, is left out.
+    """
+    out = {}
+    for k in columns:
+        knots, slopes = model.knots[k], model.segment_slopes[k]
+        top = next((j for j in range(len(knots)) if all(s <= 0.0 for s in slopes[j + 1 :])), None)
+        if top is not None and slopes[top] > 0.0:
+            out[k] = knots[top]
+    return out
 
 
 def _pixels(cand: Candidate) -> np.ndarray:
