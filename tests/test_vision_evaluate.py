@@ -215,3 +215,19 @@ def test_vision_test_prints_lines_and_summary(capsys: pytest.CaptureFixture[str]
     lines = out.strip().splitlines()
     assert len(lines) == 7 and lines[-1].startswith("images 6  readable 6")
     assert all(line.split()[1] in ("ok", "WRONG") for line in lines[:-1])
+
+
+def test_vision_test_on_a_folder_with_nothing_readable_says_so_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ratios over no photo are vacuous: the counts are printed, but the run exits 1 with a one-line error."""
+    (tmp_path / "0000.jpg").write_bytes(b"not a jpeg")
+    (tmp_path / "0000.json").write_text(json.dumps(_label()))
+    assert main(["vision-test", str(tmp_path), "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["images"] == 1 and json.loads(out)["readable"] == 0
+    assert "no readable labelled photo (1 skipped)" in err and "Traceback" not in err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["vision-test", str(empty)]) == 1
+    assert "no readable labelled photo (0 skipped)" in capsys.readouterr().err

@@ -5,6 +5,8 @@ object on stdout (see :mod:`vision.evaluate` for the metric definitions). A
 progress bar goes to stderr, and only when stderr is a terminal, so stdout stays
 clean for scripts. Skipped files (no label, invalid label, undecodable image) are
 listed on stderr with their reason and counted in ``images`` but not in ``readable``.
+A folder with no readable labelled photo still prints its counts, but says so on
+stderr and exits 1: its accuracies (ratios over nothing) would otherwise read as a pass.
 """
 
 from __future__ import annotations
@@ -46,9 +48,17 @@ def run(args: argparse.Namespace) -> int:
     for skipped in evaluation.skipped:
         print(str(skipped), file=sys.stderr)
     summary = evaluation.summary
+    status = 0
+    if summary.readable == 0:
+        print(
+            f"error: {folder}: no readable labelled photo ({summary.images} skipped); "
+            "add photos with same-stem .json labels (FORMATS.md §5)",
+            file=sys.stderr,
+        )
+        status = 1
     if args.json:
         print(json.dumps(summary.to_json()))
-        return 0
+        return status
     for result in evaluation.results:
         print(result.line())
     s = summary.to_json()
@@ -57,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         f"tiles {s['tile_accuracy']:.2%}  pawns {s['pawn_accuracy']:.1%}  "
         f"occlusion {s['occlusion_accuracy']:.1%}  median {s['ms_median']:.1f} ms"
     )
-    return 0
+    return status
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
