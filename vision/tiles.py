@@ -33,65 +33,13 @@ each other: :func:`_split_sides`); otherwise it stays as read.
 At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
 
-Day misreads by cause (located reads; sixth r6/spent si, held-out spent, fifth spent and lead
-sets, 31 tiles): 15 under tall pawns with no band pixel seen (13 fifth, 2 held-out; the paint
-decides, :mod:`vision.tile_hidden` on why it keeps its vote); 6 glare or coloured light (sixth 4,
-fifth 2); 4 seen, weak, no pawn near (held-out, log-odds within +-2.6); 2 a pawn's body left in the
-view (lead f5 0011 a green pawn found on the wrong square, 0019 a mask missing the shaded body:
-the pawn stage's); 2 geometry (fine with label corners); 1 picture; 1 a border band on the tile's
-dark rim against a sure usual band (sixth si 0032 3,1, conf 0.99).
-
-The spent final7 third, sixth, fifth, held-out and team day misreads (t13, read at the label
-corners; 18 tiles, confidence in brackets): 6 under a glare veil (third 0029 5,4 burnt out to
-white in every channel (0.23), 5,5 (0.27); sixth 0017 1,1 (0.40), 0021 1,2 and 1,3 almost white
-(0.28, 0.27), 0034 6,3 (0.45)): a veil adds light, which Lab differences to the tile's corners
-turn into "closed", so the tile reads as no shape at all; such tiles also read each side against
-its own tile in linear light (:mod:`vision.tile_veil`), which fixes 5,5, 1,1 and 6,3 (and the
-third's 5,1, a T the inventory added on a painted side when 0,3 lost its own; spent final6 sixth
-0000 1,6 too; 52 sets of six renderers: 137 wrong tiles -> 133, none lost, occlusion unchanged). 4 under pawn
-piles with the side's band unseen (third 0004 1,4 (0.55), 0029 0,3 (0.82: the paint reads the
-hidden wall open, four sides open, the hidden opening dropped), sixth 0034 0,5 (0.75), fifth
-0006 5,3 (0.92)); 3 beside pawns the pawn stage missed (fifth 0016 5,4, 0035 3,2, held-out 0012
-5,5; 0.79-0.99); 2 a detected pawn's body or shadow read as a seen wall or corridor (fifth 0027
-6,1 W, team 0002 5,1 W; 0.91, 0.99); 1 a print reported as a pawn hiding a side under glare
-(sixth 0012 6,5, 0.03); 1 weak but seen (held-out 0039 1,1, 0.45).
-
-The spent final8 day misreads (t14; 9 tiles, label corners unless said): 3 under a broad
-lighting shadow on the pale held-out edition (ho 0000 3,3 S (0.82, a picture over the centre
-too), 5,3 W (0.73), 6,5 W (0.47)): the usual band is typical and wrong (|log-odds| 1.6-4.3),
-the border band right at +-10, but it is only the fallback (weight 1 - usual's). Trusting the
-border band is no rule (8 day sets of four renderers: of 55 sides both bands read typically at
-|log-odds| > 3 but opposite, the usual band is right on 46), but such a side was not clearly
-seen: a board over the inventory may change it (:func:`_split_sides`: 5,3 and 6,5 fixed; 3,3,
-a corner read as a straight, keeps the counts). 2 burnt white by glare (th 0019 4,5 E, 5,6 all
-four sides 0.01, interior at 255 in every channel: no signal; 0.55, 0.14). 2 a pawn's paint:
-fi 0023 5,2 (a green+blue pile, both found; the read before painting out is right, NS 0.96,
-after it NE 0.87: the paint opens E) and si 0011 5,6 (a print reported as the blue pawn: the
-paint erases the N arm; NEW 0.79 before, EW 0.99 after: the pawn stage's). 1 geometry: th
-0027 5,6 (right at the label corners; located 0.02-0.04 tile off, the W side beside the green
-pawn falls to 0.60). ho 0003 (four tiles burnt white) left as told.
-
-The spent final9 day frames with tile errors (t15; 15 tiles in 12 frames, located reads): 3 hidden
-under pawns (fi 0034 3,0 under a pile of three, no band seen; fo 0015 0,5 N, read right before the
-paint closed it; si 0006 3,3 W, 0.38 seen, right at the label corners); 2 beside a pawn the pawn
-stage missed (fi 0011 1,4, the blue of a pile; ho 0001 6,1, right at the label corners where the
-yellow pawn is found); 1 a found pawn's body or shadow read as wall (th 0004 5,1 W, both bands);
-3 glare (th 0003 0,1 and 1,1 burnt white, all four sides closed; ho 0005 5,4 a white light pool
-over the E arm, both bands closed at -6); 3 lighting shadow (ho 0001 2,5 and 3,5 under a broad
-shadow band on the pale edition, 2,5 under the blue pawn too; si 0004 1,1 an object's shadow, N
-read open); 1 weak under a red lamp (ho 0035 0,5 E, both bands closed); 2 geometry (ho 0037 0,5,
-fi 0002 2,1: right at the label corners). No one class holds more than three; the two clean
-boards reported occluded (ho 0014, 0021: 98 tiles) were the grid quality's read of the fixed
-tiles, not the tiles' (:func:`grid_quality`: the sharper of two typical bands decides).
-
-Clearly seen misreads left by day (measured, not fixed): they share no one cause. The
-colour bands are confidently wrong on a picture covering the side (fifth 0031, held-out
-0003) or a lighting shadow on a pale edition (held-out 0036), where the line logit leans
-right but too weakly; glare flattens both (third 0001). Neither a heavier line logit
-(side errors, 12 day sets: 1.5/2/3 each lose on some set) nor the shade-free read on every
-side (dev held-out 1 -> 4 wrong tiles; its chroma-says-lighter branch alone: spent
-third 2 -> 5) nor a narrower ``inventory_doubt`` (0.75: spent
-held-out 4 -> 6) holds on all renderers.
+Known limits (day misreads classified by cause, with the rules tried for each, in
+vision/notes/tiles.md): sides hidden under tall pawns and piles, where only the paint-out
+decides; glare veils and burnt-white spots; broad lighting shadows and stripes on pale
+editions, where the usual band is typical and wrong; a pawn's body or a print's paint-out
+read as a side; small geometry errors. No one class dominates, and neither a heavier line
+logit, the shade-free read on every side nor a narrower ``inventory_doubt`` held on all
+renderers.
 """
 
 from __future__ import annotations
