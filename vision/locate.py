@@ -165,6 +165,12 @@ class LocateConfig:
       tiles off), and the first answer and the sweep (which starts from that grid) agree on it;
       the runners-up then find the board (separation 12). The shade-free judge still sees the
       best grid. Only refused frames change (found frames take the same path).
+    * ``agree_separation``: a refined grid counts toward that agreement (:func:`_converged`) only
+      when its fixed tiles separate at least this much. A hand hides part of the fixed tiles, but
+      the others still match, so the board's grid under a hand keeps a separation above chance;
+      a wooden table's grain can instead give two lattice stages the same chance grid (fixed tiles
+      not matching at all, separation under 1), and their agreement stopped the stages that place
+      the board (a pale board under a shadow band on wood grain, found by the tilt search).
     * ``shade_free_judge``: when every search was refuted and the best refined grid reads as a
       board's (``min_legal``, ``max_corner_side``) but separates under ``min_separation``, its fixed
       tiles are judged once more with the shadow-invariant chroma features added
@@ -270,6 +276,7 @@ class LocateConfig:
     min_bend: float = 0.05
     fit_distortion: bool = True
     settled_stop: bool = True
+    agree_separation: float = 1.0
     tilted_last: bool = True
     tilted_hypotheses: int = 6
     tilted_scales: tuple[float, ...] = (0.92, 1.0, 1.08)
@@ -382,7 +389,9 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
         raise BoardNotFoundError("blank image")
     excluded = None if exclude is None else order_corners(np.asarray(exclude, dtype=np.float64))
     tried: list[np.ndarray] = []
-    shapely: list[np.ndarray] = []  # refined grids that read as a board's but for their separation
+    # Refined grids that read as a board's but for their separation, and separate above chance
+    # (``LocateConfig.agree_separation``): the ones whose agreement means a board (:func:`_converged`).
+    shapely: list[np.ndarray] = []
     best: Refined | None = None
     first: list[Refined] = []  # the first refined grid (the search's first answer)
     tilted: list[Iterator[tuple[float, np.ndarray]]] = []  # the work copy's receding grids (the last resort)
@@ -408,7 +417,7 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
         board = shaped and refined.separation >= bar
         if shaped and not board and shade and cfg.shade_free_judge:
             board = shade_free_separation(bgr, refined, cfg) >= bar
-        if shaped:
+        if shaped and refined.separation >= cfg.agree_separation:
             shapely.append(order_corners(refined.corners))
         if board or best is None or refined.separation > best.separation:
             best = refined
