@@ -161,9 +161,8 @@ class LocateConfig:
       the work copy): once the pitch sweep and the cheap runners-up are refuted too and two refined
       grids that read as a board's agree, only the board's separation refused it (a hand over the
       fixed tiles), and those stages place it again. Not earlier: a dotted cloth's grid half on
-      the board also reads as a board's (final7 ho_day 0017: legal 0.67, corner side 0.31, 1.4
-      tiles off), and the first answer and the sweep (which starts from that grid) agree on it;
-      the runners-up then find the board (separation 12). The shade-free judge still sees the
+      the board also reads as a board's, and the first answer and the sweep (which starts from
+      that grid) agree on it; the runners-up then find the board. The shade-free judge still sees the
       best grid. Only refused frames change (found frames take the same path).
     * ``agree_separation``: a refined grid counts toward that agreement (:func:`_converged`) only
       when its fixed tiles separate at least this much. A hand hides part of the fixed tiles, but
@@ -219,8 +218,7 @@ class LocateConfig:
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
       (then the arms misled it); a grid still separating as a board's is kept, as
-      passes early in the refinement overstate (a 30-degree board's 12.3 fell to 7.3
-      while its grid converged from 0.18 to 0.01 tile off).
+      passes early in the refinement overstate (vision/notes/locate_refine.md).
     * ``min_legal``: a refined grid is a board only when the model learned on its
       fixed tiles reads at least this share of the 33 movable tiles as real tiles
       (2 or 3 open sides; :func:`vision.locate_refine.legal_share`). Boards
@@ -236,9 +234,8 @@ class LocateConfig:
     * ``min_bend``: :func:`locate_board` returns the fitted lens only when it moves
       some grid crossing at least this far (tiles) from the corners' homography.
       A weakly bent fit is mostly the arms' noise: rectifying through every fitted
-      lens cost tiles and pawns on the third renderer (k ~0.01-0.09, th_a: boards
-      73 -> 60 %) while through the strong ones only (held-out k ~0.15-0.2) it
-      gains and costs nothing elsewhere.
+      lens cost tiles and pawns on the third renderer's weakly bent lenses, while through
+      the strong ones only it gains and costs nothing elsewhere (vision/notes/locate.md).
     * ``min_separation``: below this separation of the fixed tiles' known open
       and closed edges (in spreads) there is no board to speak of: the search
       maximises it over many candidate grids, so chance alone reaches ~2 on a

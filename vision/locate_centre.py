@@ -56,8 +56,8 @@ def ended_centre(gu: np.ndarray, gv: np.ndarray, pitch: float) -> np.ndarray | N
     """Centre of the 7x7 window whose lattice ENDS around it: periodic energy inside minus a ring outside.
 
     :func:`periodic_centre` places the window where the pitch repeats most; on a
-    checked cloth whose squares share the board's harmonics (l8 ho_day2 0022, checks
-    1.6 tiles apart) that is the cloth, 9 tiles off. A board's lattice stops: a frame
+    checked cloth whose squares share the board's harmonics that is the cloth, tiles
+    away from the board (vision/notes/locate_centre.md). A board's lattice stops: a frame
     band, then the table; a cloth's runs on to the image edge. So each window is
     scored by how far the periodic energy density of the ring from 3.5 to 4 tiles
     about its centre (the board's frame band) falls below the window's own:

@@ -257,19 +257,17 @@ def _ended_grids(
     """The lattices placed again where they END (:func:`ended_centre`), polished, best first: the last resort.
 
     On a checked cloth whose squares share the board's harmonics every lattice's
-    :func:`periodic_centre` window lies on the cloth (l8 ho_day2 0022: the nearest grid
-    of any stage 4.4 tiles off; the lattice at the board's pitch, 17.4 px vs 17.6, is
-    10 degrees off its axes, 9 tiles off). A board's
+    :func:`periodic_centre` window lies on the cloth, several tiles from the board. A board's
     lattice ends in its frame band, a cloth's runs on: the window where the periodic
     energy inside most exceeds a ring just outside is the board's. The board's
-    lattice may also be proposed only at twice its pitch (0022: the window lattices
-    found the board's axes at 2 tiles' pitch): so every kept lattice is tried at its
+    lattice may also be proposed only at twice its pitch (the window lattices can find
+    the board's axes at two tiles' pitch): so every kept lattice is tried at its
     pitch (placed where it ends, when that lies a tile or more from its periodic
     centre) and at half its pitch (placed at both centres). The best
     ``polish_candidates`` by d' are polished, and a grid clearing
     ``clear_separation`` half a tile or more from every answer given is asked (at most
     ``_RUNNERS_UP``). Lazy, after the runners-up: every frame proven before takes the
-    same path.
+    same path. Measurements: vision/notes/locate_grid.md.
     """
     moved: list[tuple[float, np.ndarray, float]] = []
     for i, (affine, gu, gv) in frames.items():
@@ -295,14 +293,14 @@ def _tilted_grids(
     """Receding grids of the first kept lattices (:func:`tilted_search`) at their periodic and ended centres and
     at three pitches, polished, best first: asked only when every other stage and judge refused the frame.
 
-    A strongly tilted board on a checked cloth (l19: t19's held-out 0002 and 0026) defeats the
-    stage-4 tilt search twice: the lattices' centres lie on the cloth (up to four tiles from
-    the board) and the mean pitch a lattice measures is up to 9 % off the board's at its
-    centre, which a receding grid of fixed pitch at the centre cannot absorb. So the first
+    A strongly tilted board on a checked cloth defeats the stage-4 tilt search twice: the
+    lattices' centres lie on the cloth (tiles from the board) and the mean pitch a lattice
+    measures is several per cent off the board's at its centre, which a receding grid of
+    fixed pitch at the centre cannot absorb. So the first
     ``tilted_hypotheses`` kept lattices are searched at both centres (:func:`periodic_centre`,
     and :func:`ended_centre` when a pitch or more away) and at ``tilted_scales`` of their pitch;
     the grids clearing ``clear_separation`` half a tile or more from every grid given are
-    asked (at most ``_RUNNERS_UP``), like :func:`_ended_grids`.
+    asked (at most ``_RUNNERS_UP``), like :func:`_ended_grids`. Measurements: vision/notes/locate_grid.md.
     """
     grids: list[tuple[float, np.ndarray, float]] = []
     for i in sorted(frames)[: cfg.tilted_hypotheses]:
@@ -342,10 +340,9 @@ def _runners_up(
     Each stage answers with its best polished grid, and the later stages only
     with one the fixed tiles like better than the refuted one before. On a
     dotted or checked tablecloth whose period is near the tiles' pitch the
-    cloth's lattice comes first and clears the bar (its chance grid half on the
-    board: final7 ho_day 0017, dots 1.3 tiles apart, d' 2.25 -> 2.83 polished,
-    refined 1.66), while a window's lattice placed the board itself a little
-    lower (d' 2.02 -> 2.60 polished): ranked by raw d' it was never an answer.
+    cloth's lattice can come first and clear the bar (its chance grid half on the
+    board), while a window's lattice places the board itself a little lower:
+    ranked by raw d' it is never an answer (vision/notes/locate_grid.md).
     The refinement is the judge the fixed tiles' d' is not: so the placements
     whose polished grid still clears ``clear_separation`` and lies half a tile
     or more from every answer given are asked too (at most ``_RUNNERS_UP``).

@@ -398,8 +398,7 @@ def window_lattices(
     whose lattice the whole photo's autocorrelation missed (its double pitch
     won there), and the window's centre then lies up to two tiles off the
     board's, at the edge of the placement's reach (a small glowing board at
-    night: 1.9 tiles off, fixed-tile separation 1.2; in the whole photo's
-    frame 0.9 tiles, 4.6).
+    night; vision/notes/locate_lattice.md).
     """
     h, w = gx.shape
     side = int(0.6 * min(h, w))

@@ -4,13 +4,12 @@ The lattice search (:mod:`vision.locate_grid`) places the 7x7 grid where the gra
 repeats and lets the 16 fixed tiles pick the window; its answer must land within
 ~0.3 tile for the refinement (:func:`vision.locate_refine.refine_corners`) to
 converge. At night a strongly tilted board under an LED's coloured pool can defeat
-that search everywhere: fresh held-out night 0003 (seed 2920003: keystone 1.18 across
-the board, a red pool over its middle) was "not found" with every lattice placed
-1.2-1.4 tiles off, while its true grid separates its fixed tiles at 8.4.
+that search everywhere: every lattice placed more than a tile off, while the true grid
+separates its fixed tiles well above the bar.
 
 At night the room is dark and the board glows: the tile area is the frame's one large
 bright region, whatever the edition. Its outline, a quadrilateral in the photo, is a
-coarse grid in its own right (held-out 0003: 0.07 tile off, refined to 0.02). Where
+coarse grid in its own right, well within the refinement's reach. Where
 the board's printed frame catches some light too (the fifth renderer's brown frame
 lit by the LEDs), the region is the whole board; so the outline is also tried shrunk
 by half a tile of frame, and opened (the fifth renderer's gate arrows glow on its
@@ -19,7 +18,7 @@ frame and make the outline an octagon).
 Only asked when every other search was refuted and the frame's levels say night
 (:func:`vision.lighting.is_night`): a day frame has no single bright region to trust,
 and the common path never gets here. Each candidate is judged by the refinement and
-the same bar as the other second opinions.
+the same bar as the other second opinions. Measurements: vision/notes/locate_night.md.
 """
 
 from __future__ import annotations

@@ -186,15 +186,14 @@ def tilted_search(
 ) -> tuple[float, np.ndarray]:
     """:func:`keystone_search` widened for the last resort: more receding grids kept, a farther window, polished.
 
-    On a checked cloth beside a strongly tilted board (l19: t19's held-out 0002 and 0026,
-    gingham checks 0.6-0.75 tile, 15-20 % keystone along both axes) every stage's grid was
-    refuted although the fixed tiles separate at 3.6 and 4.9 on the label's grid. The receding
-    grid nearest the board is then 0.3-0.4 tile off (the lattice's axes and pitch are not quite
-    the board's) and scores about 0.9 before its polish, no better than the cloth's chance grids,
-    so :func:`keystone_search`'s best three missed it; and the lattice's centre can lie on the
-    cloth, up to four tiles away. Here ``keep`` receding grids are moved by up to ``reach``
+    On a checked cloth beside a strongly tilted board every stage's grid can be refuted although
+    the fixed tiles separate well on the true grid. The receding grid nearest the board is then
+    about a third of a tile off (the lattice's axes and pitch are not quite the board's) and
+    scores before its polish no better than the cloth's chance grids, so
+    :func:`keystone_search`'s best three miss it; and the lattice's centre can lie on the
+    cloth, tiles away. Here ``keep`` receding grids are moved by up to ``reach``
     tiles and the ``polished`` best get the four-corner polish, whose basin (~0.4 tile) takes
-    such a grid to the board (0026: d' 0.90 -> 6.9, 0.25 tile off).
+    such a grid to the board. Measurements: vision/notes/locate_place.md.
     """
     cands, sc = _receding_windows(blur, inv, centre, pitch, keep, reach)
     best = cands[np.argsort(-sc)[:polished]]

@@ -274,10 +274,8 @@ def kept_fit(last: Refined, best: Refined, cfg: LocateConfig) -> Refined:
     "Collapsed" means they no longer separate as a board's (below
     ``cfg.min_separation``) and fell below ``cfg.refine_keep`` of the best refined
     pass. A drop alone is no collapse, since an early pass can overstate too: a
-    team-renderer board turned to 30 degrees in a 1280 px photo fell 12.3 -> 7.3
-    (past 0.6 of it) while its grid converged from 0.18 to 0.01 tile off. On 420
-    day, night and hand photos of all five renderers, keeping every last fit
-    changed one frame (a hand photo, 0.045 -> 0.019 tile).
+    strongly turned board's separation can fall past ``refine_keep`` of its best
+    while its grid converges (vision/notes/locate_refine.md).
     """
     collapsed = last.separation < min(cfg.refine_keep * best.separation, cfg.min_separation)
     return best if collapsed else last
@@ -388,9 +386,8 @@ def _own_runs(q: np.ndarray, coords: np.ndarray) -> tuple[np.ndarray, np.ndarray
     wall: beside an outer tile, a light board frame or table (to the colour
     model it is corridor); elsewhere a neighbour's corridor. Summed with the
     arm it pulls the arm's centre toward it, the fit follows, the next view
-    shows more of it, and the outer corners walk away (third renderer, light
-    frame: column 0's arms measured 0.13 -> 0.28 tile off over the passes,
-    the left corners ended 0.25 tile out). Such runs are left out unless one
+    shows more of it, and the outer corners walk away (a light board frame;
+    vision/notes/locate_refine.md). Such runs are left out unless one
     is the profile's heaviest (then the arm itself reaches an end, a grid
     still well off: it is what there is to follow). Gaps inside the walls (a
     pawn or treasure on the arm) do not split the arm: every inner run counts.
