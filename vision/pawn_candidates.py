@@ -86,6 +86,13 @@ SLENDER_FILL = 0.6
 #: a dark patch of it (nothing lit); over the upper it is what the first look already had.
 LIT_SHARE = (0.25, 0.9)
 
+#: A body leaning past the tile area's edge (:func:`_past_the_edge`): how far outside the tile area
+#: (tiles) its pixels are looked for (a pawn is ~0.6-1 tile tall; its top falls at most about half a
+#: tile past its square), and the share of its blob that must lie out there (a blob barely touching
+#: the edge is the first look's own).
+EDGE_REACH = 0.6
+EDGE_SHARE = 0.1
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -264,7 +271,8 @@ def candidates(
     inside[m : m + SIZE * t, m : m + SIZE * t] = True
     ranges = model.hue_ranges(cfg.hue_ranges, cfg.calibrated_hue_tolerance) if model else cfg.hue_ranges
     # Saturation, value and the tile area are the same test for every colour: computed once.
-    lit = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value) & inside
+    coloured_anywhere = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value)
+    lit = coloured_anywhere & inside
     hue = np.ascontiguousarray(hsv[..., 0])
     masks = {color: (cv2.LUT(hue, _hue_table(tuple(rng))) > 0) & lit for color, rng in ranges.items()}
     hsv[..., 2] = brightness
@@ -294,6 +302,10 @@ def candidates(
         for color in masks:
             look = (color, gated[color], masks[color], test, cfg, (kernel, k))
             slender.append((color, partial(_shaded_body, look, judging)))
+        frame_colour = cache(partial(_frame_colour, rect))  # learned once, if a colour asks
+        edge = (hue, coloured_anywhere, ranges, inside, frame_colour, cfg, (kernel, k))
+        for color in masks:
+            slender.append((color, partial(_past_the_edge, color, masks[color], edge, judging)))
     out: list[Candidate] = []
     for color, mask in masks.items():
         labels, stats = _components(mask, kernel, k)
@@ -488,31 +500,132 @@ def _shaded_body(look: tuple, judging: tuple) -> Candidate | None:
     arguments :func:`vision.pawn_features.features` takes after the box.
     """
     color, gated, first, test, cfg, (kernel, k) = look
-    t = judging[2].tile_px
     among = gated[test.ys, test.xs]
     body = among.copy()
     body[among] = ~_is_artwork(test, cfg, darker_is_material=False, among=among)
     mask = np.zeros(gated.shape, dtype=bool)
     mask[test.ys[body], test.xs[body]] = True
-    labels, stats = _components(mask, kernel, k)
+
+    def lit_and_shaded(blob: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        x, y, w, h = box
+        lit = np.count_nonzero(first[y : y + h, x : x + w] & blob) / float(np.count_nonzero(blob))
+        return LIT_SHARE[0] <= lit <= LIT_SHARE[1]
+
+    return _surest(color, mask, (kernel, k), lit_and_shaded, judging, cfg)
+
+
+def _surest(
+    color: Color,
+    mask: np.ndarray,
+    opening: tuple[np.ndarray, int],
+    accept: Callable[[np.ndarray, tuple[int, int, int, int]], bool],
+    judging: tuple,
+    cfg: PawnConfig,
+) -> Candidate | None:
+    """A second look's answer: of the opened ``mask``'s blobs that pass the size and fill gates and
+    ``accept`` (the blob's pixels in its box, the box), the one the model scores highest among those
+    it is sure of on their own evidence (:data:`vision.pawn_model.SET_SURE`), or None.
+
+    ``judging`` is the arguments :func:`vision.pawn_features.features` takes after the box.
+    """
+    t = judging[2].tile_px
+    labels, stats = _components(mask, *opening)
     best: tuple[float, Candidate] | None = None
     for i, (x, y, w, h, area) in enumerate(stats.tolist()[1:], start=1):
         rel = area / float(t * t)
         if rel < cfg.min_area or rel > cfg.max_area or max(w, h) > cfg.max_extent * t or area < cfg.min_fill * w * h:
             continue
-        blob = labels[y : y + h, x : x + w] == i
-        lit = np.count_nonzero(first[y : y + h, x : x + w] & blob) / float(area)
-        if not LIT_SHARE[0] <= lit <= LIT_SHARE[1]:
+        if not accept(labels[y : y + h, x : x + w] == i, (x, y, w, h)):
             continue
         found = features(labels, i, judging[0], (x, y, w, h), *judging[1:])
-        if found is None:
-            continue
-        if not sure_pawns([found[0]], cfg.model)[0]:
+        if found is None or not sure_pawns([found[0]], cfg.model)[0]:
             continue
         logit = cfg.model.logit(found[0])
         if best is None or logit > best[0]:
             best = (logit, Candidate(color, found[0], found[1], (x, y, w, h), rel, labels, i))
     return None if best is None else best[1]
+
+
+def _edge_band(rect: Rectified) -> np.ndarray:
+    """The pixels outside the tile area within :data:`EDGE_REACH` tile of it (the frame's inner band)."""
+    t, m = rect.tile_px, rect.margin_px
+    reach = max(1, round(EDGE_REACH * t))
+    band = np.zeros(rect.image.shape[:2], dtype=bool)
+    lo, hi = max(0, m - reach), m + SIZE * t + reach
+    band[lo:hi, lo:hi] = True
+    band[m : m + SIZE * t, m : m + SIZE * t] = False
+    return band
+
+
+def _past_the_edge(color: Color, first: np.ndarray, edge: tuple, judging: tuple) -> Candidate | None:
+    """The best blob of one colour that is a body on an edge square leaning past the tile area, or None.
+
+    A raised body projects away from the nadir, so a pawn on an edge square leans
+    outward: its top lies over the board's frame, outside the tile area the first look
+    keeps, and what is left is a cut foot, too small or too flat to score. Here the
+    colour's pixels in the frame's inner band (:data:`EDGE_REACH`) are added back,
+    minus those like the frame itself (a Gaussian learned on that band, as the walls'
+    and corridor's are on theirs: the frame's own colour, its arrows and the table
+    are mostly of one material, a pawn a small part of it). A blob is kept only if it
+    crosses the edge (:data:`EDGE_SHARE` of it outside) *outward*: its outer part
+    farther from the nadir than its inner part, as a leaning body's top is and a
+    printed mark on the frame is not obliged to be; and, as every second look, only if
+    the model is sure of it on its own evidence (:data:`vision.pawn_model.SET_SURE`).
+
+    ``first`` is the colour's mask after the artwork test; ``edge`` (hue image, pixels
+    saturated and lit anywhere, hue ranges, tile area, light map, config, (opening
+    kernel, its size)); ``judging`` the arguments :func:`vision.pawn_features.features`
+    takes after the box.
+    """
+    hue, coloured, ranges, inside, frame_colour, cfg, opening = edge
+    rect, cam = judging[2], judging[1]
+    t = rect.tile_px
+    band = _edge_band(rect)
+    outside = band & coloured & (cv2.LUT(hue, _hue_table(tuple(ranges[color]))) > 0)
+    if np.count_nonzero(outside) < cfg.min_area * EDGE_SHARE * t * t:
+        return None
+    where = np.flatnonzero(outside)
+    frame = frame_colour()
+    if frame is not None:
+        where = where[_mahalanobis2(_chromaticity(rect.image, where) - frame[0], frame[1]) >= cfg.wall_distance2]
+    mask = first.copy()
+    mask.reshape(-1)[where] = True
+
+    def crosses_outward(blob: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        x, y, w, h = box
+        out = blob & ~inside[y : y + h, x : x + w]
+        return np.count_nonzero(out) >= EDGE_SHARE * np.count_nonzero(blob) and _leans_outward(blob, out, (x, y), cam)
+
+    return _surest(color, mask, opening, crosses_outward, judging, cfg)
+
+
+def _frame_colour(rect: Rectified) -> tuple[np.ndarray, np.ndarray] | None:
+    """The frame's colour in its inner band (:func:`_edge_band`): the Gaussian of its chromaticity.
+
+    Chromaticity only: the light map is measured on the tile area and only extrapolated
+    out there, so a lit strip of the frame beside a shadow band would differ from the
+    frame in lightness and pass as a body.
+    """
+    return _gaussian(_chromaticity(rect.image, np.flatnonzero(_edge_band(rect))[::11]))
+
+
+def _chromaticity(image: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """The shade-invariant chromaticity ((2, n) float64) of the pixels at flat indices ``flat``."""
+    pixels = image.reshape(-1, image.shape[2])[flat][:, None, :]
+    return np.ascontiguousarray(shade_invariant(pixels).reshape(-1, 3)[:, :2].T.astype(np.float64))
+
+
+def _leans_outward(blob: np.ndarray, out: np.ndarray, origin: tuple[int, int], cam: np.ndarray) -> bool:
+    """Whether the blob's part outside the tile area (``out``) lies farther from the nadir ``cam`` than the rest."""
+    inner = blob & ~out
+    if not inner.any():
+        return False
+
+    def distance(part: np.ndarray) -> float:
+        ys, xs = np.nonzero(part)
+        return math.hypot(xs.mean() + origin[0] - float(cam[0]), ys.mean() + origin[1] - float(cam[1]))
+
+    return distance(out) > distance(inner)
 
 
 def _artwork_colours(
