@@ -27,6 +27,9 @@ keeps *and* a shaded side and cast shadow it drops as the material in a shadow, 
 shadow or a dark patch of the material has only the second; where a colour has no pawn,
 the blobs of the test that counts darker as different are looked at again, and kept
 only if the first test kept part, not all, of them (:func:`_shaded_body`).
+And one of place: a pawn on an edge square leans outward over the frame, where the tile
+area mask cuts it; for a colour with no pawn, its pixels in the frame's inner band are
+added back unless the frame or table is itself of that colour (:func:`_past_the_edge`).
 
 Measurements and tried alternatives: vision/notes/pawn_candidates.md.
 """
@@ -93,6 +96,10 @@ LIT_SHARE = (0.25, 0.9)
 EDGE_REACH = 0.6
 EDGE_SHARE = 0.1
 
+#: More of a colour than a pawn's top covers (tile areas) in that band is the frame's or the
+#: table's own (a lime frame strip, a blue frame, a red cloth): no body of it is looked for there.
+FRAME_COVER = 0.5
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -108,7 +115,8 @@ class Candidate:
 
 
 #: A second look put aside for a colour that may have no pawn: its colour and the call that makes it a
-#: candidate (a slender body, :func:`_slender_candidate`; a body of its material's colour, :func:`_shaded_body`).
+#: candidate (a slender body, :func:`_slender_candidate`; a body of its material's colour, :func:`_shaded_body`;
+#: a body leaning over the frame, :func:`_past_the_edge`).
 Slender = tuple[Color, Callable[[], Candidate | None]]
 
 
@@ -241,9 +249,10 @@ def candidates(
     With a ``slender`` list, the blobs too narrow or small for a foot that may be a
     slender body seen from its side are appended to it, each as its colour and a call
     that makes it a candidate if it is one (:func:`_slender_candidate`): the caller asks
-    only for the colours it found no pawn of, so the common board pays nothing. So is,
+    only for the colours it found no pawn of, so the common board pays nothing. So are,
     per colour, a second look for a body of its material's own colour
-    (:func:`_shaded_body`).
+    (:func:`_shaded_body`) and one for a body leaning past the tile area's edge
+    (:func:`_past_the_edge`).
 
     With ``min_confidence``, blobs the model (``config.model``) cannot score that
     high are left out early (:func:`vision.pawn_features.features`' ``floor``).
@@ -302,8 +311,7 @@ def candidates(
         for color in masks:
             look = (color, gated[color], masks[color], test, cfg, (kernel, k))
             slender.append((color, partial(_shaded_body, look, judging)))
-        frame_colour = cache(partial(_frame_colour, rect))  # learned once, if a colour asks
-        edge = (hue, coloured_anywhere, ranges, inside, frame_colour, cfg, (kernel, k))
+        edge = (hue, coloured_anywhere, ranges, inside, cfg, (kernel, k))
         for color in masks:
             slender.append((color, partial(_past_the_edge, color, masks[color], edge, judging)))
     out: list[Candidate] = []
@@ -562,34 +570,37 @@ def _past_the_edge(color: Color, first: np.ndarray, edge: tuple, judging: tuple)
 
     A raised body projects away from the nadir, so a pawn on an edge square leans
     outward: its top lies over the board's frame, outside the tile area the first look
-    keeps, and what is left is a cut foot, too small or too flat to score. Here the
-    colour's pixels in the frame's inner band (:data:`EDGE_REACH`) are added back,
-    minus those like the frame itself (a Gaussian learned on that band, as the walls'
-    and corridor's are on theirs: the frame's own colour, its arrows and the table
-    are mostly of one material, a pawn a small part of it). A blob is kept only if it
-    crosses the edge (:data:`EDGE_SHARE` of it outside) *outward*: its outer part
-    farther from the nadir than its inner part, as a leaning body's top is and a
-    printed mark on the frame is not obliged to be; and, as every second look, only if
-    the model is sure of it on its own evidence (:data:`vision.pawn_model.SET_SURE`).
+    keeps, and what is left is a cut foot (often none at all: hidden behind a pile, or
+    dropped as artwork), too small or too flat to score. Here the colour's pixels in the
+    frame's inner band (:data:`EDGE_REACH`) are added back. The frame has no certain
+    zones to learn its colours on as the walls and corridor have, but it is large: a
+    colour covering more of that band than a pawn's top could (:data:`FRAME_COVER`) is
+    the frame's or the table's own, and is not looked for there at all (within one hue,
+    shadows and glare on the frame cannot be told from a body's shading). The mask is
+    opened to a body's least width (``min_width``), so the thin outlines along the edge
+    do not join a pawn to a run of them. A blob is kept only if it crosses the edge
+    (:data:`EDGE_SHARE` of it outside) *outward*: its outer part farther from the nadir
+    than its inner part, as a leaning body's top is (where the camera stands beyond an
+    edge, the pawns of that edge lean inward); and, as every second look, only if the
+    model is sure of it on its own evidence (:data:`vision.pawn_model.SET_SURE`).
 
     ``first`` is the colour's mask after the artwork test; ``edge`` (hue image, pixels
-    saturated and lit anywhere, hue ranges, tile area, light map, config, (opening
-    kernel, its size)); ``judging`` the arguments :func:`vision.pawn_features.features`
-    takes after the box.
+    saturated and lit anywhere, hue ranges, tile area, config, (opening kernel, its
+    size)); ``judging`` the arguments :func:`vision.pawn_features.features` takes after
+    the box.
     """
-    hue, coloured, ranges, inside, frame_colour, cfg, opening = edge
+    hue, coloured, ranges, inside, cfg, opening = edge
     rect, cam = judging[2], judging[1]
     t = rect.tile_px
     band = _edge_band(rect)
     outside = band & coloured & (cv2.LUT(hue, _hue_table(tuple(ranges[color]))) > 0)
-    if np.count_nonzero(outside) < cfg.min_area * EDGE_SHARE * t * t:
+    if not cfg.min_area * EDGE_SHARE <= np.count_nonzero(outside) / float(t * t) < FRAME_COVER:
         return None
-    where = np.flatnonzero(outside)
-    frame = frame_colour()
-    if frame is not None:
-        where = where[_mahalanobis2(_chromaticity(rect.image, where) - frame[0], frame[1]) >= cfg.wall_distance2]
-    mask = first.copy()
-    mask.reshape(-1)[where] = True
+    mask = first | outside
+    # Opened to a body's least width: the tile area's outline and the frame's border lines,
+    # thin and running along the edge, would join a pawn to a long run of them.
+    width = max(opening[1], round(cfg.min_width * t) | 1)
+    opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)), width)
 
     def crosses_outward(blob: np.ndarray, box: tuple[int, int, int, int]) -> bool:
         x, y, w, h = box
@@ -597,22 +608,6 @@ def _past_the_edge(color: Color, first: np.ndarray, edge: tuple, judging: tuple)
         return np.count_nonzero(out) >= EDGE_SHARE * np.count_nonzero(blob) and _leans_outward(blob, out, (x, y), cam)
 
     return _surest(color, mask, opening, crosses_outward, judging, cfg)
-
-
-def _frame_colour(rect: Rectified) -> tuple[np.ndarray, np.ndarray] | None:
-    """The frame's colour in its inner band (:func:`_edge_band`): the Gaussian of its chromaticity.
-
-    Chromaticity only: the light map is measured on the tile area and only extrapolated
-    out there, so a lit strip of the frame beside a shadow band would differ from the
-    frame in lightness and pass as a body.
-    """
-    return _gaussian(_chromaticity(rect.image, np.flatnonzero(_edge_band(rect))[::11]))
-
-
-def _chromaticity(image: np.ndarray, flat: np.ndarray) -> np.ndarray:
-    """The shade-invariant chromaticity ((2, n) float64) of the pixels at flat indices ``flat``."""
-    pixels = image.reshape(-1, image.shape[2])[flat][:, None, :]
-    return np.ascontiguousarray(shade_invariant(pixels).reshape(-1, 3)[:, :2].T.astype(np.float64))
 
 
 def _leans_outward(blob: np.ndarray, out: np.ndarray, origin: tuple[int, int], cam: np.ndarray) -> bool:
