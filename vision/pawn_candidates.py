@@ -27,6 +27,9 @@ keeps *and* a shaded side and cast shadow it drops as the material in a shadow, 
 shadow or a dark patch of the material has only the second; where a colour has no pawn,
 the blobs of the test that counts darker as different are looked at again, and kept
 only if the first test kept part, not all, of them (:func:`_shaded_body`).
+And one of place: a pawn on an edge square leans outward over the frame, where the tile
+area mask cuts it; for a colour with no pawn, its pixels in the frame's inner band are
+added back unless the frame or table is itself of that colour (:func:`_past_the_edge`).
 
 Measurements and tried alternatives: vision/notes/pawn_candidates.md.
 """
@@ -86,6 +89,17 @@ SLENDER_FILL = 0.6
 #: a dark patch of it (nothing lit); over the upper it is what the first look already had.
 LIT_SHARE = (0.25, 0.9)
 
+#: A body leaning past the tile area's edge (:func:`_past_the_edge`): how far outside the tile area
+#: (tiles) its pixels are looked for (a pawn is ~0.6-1 tile tall; its top falls at most about half a
+#: tile past its square), and the share of its blob that must lie out there (a blob barely touching
+#: the edge is the first look's own).
+EDGE_REACH = 0.6
+EDGE_SHARE = 0.1
+
+#: More of a colour than a pawn's top covers (tile areas) in that band is the frame's or the
+#: table's own (a lime frame strip, a blue frame, a red cloth): no body of it is looked for there.
+FRAME_COVER = 0.5
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -101,7 +115,8 @@ class Candidate:
 
 
 #: A second look put aside for a colour that may have no pawn: its colour and the call that makes it a
-#: candidate (a slender body, :func:`_slender_candidate`; a body of its material's colour, :func:`_shaded_body`).
+#: candidate (a slender body, :func:`_slender_candidate`; a body of its material's colour, :func:`_shaded_body`;
+#: a body leaning over the frame, :func:`_past_the_edge`).
 Slender = tuple[Color, Callable[[], Candidate | None]]
 
 
@@ -234,9 +249,10 @@ def candidates(
     With a ``slender`` list, the blobs too narrow or small for a foot that may be a
     slender body seen from its side are appended to it, each as its colour and a call
     that makes it a candidate if it is one (:func:`_slender_candidate`): the caller asks
-    only for the colours it found no pawn of, so the common board pays nothing. So is,
+    only for the colours it found no pawn of, so the common board pays nothing. So are,
     per colour, a second look for a body of its material's own colour
-    (:func:`_shaded_body`).
+    (:func:`_shaded_body`) and one for a body leaning past the tile area's edge
+    (:func:`_past_the_edge`).
 
     With ``min_confidence``, blobs the model (``config.model``) cannot score that
     high are left out early (:func:`vision.pawn_features.features`' ``floor``).
@@ -264,7 +280,8 @@ def candidates(
     inside[m : m + SIZE * t, m : m + SIZE * t] = True
     ranges = model.hue_ranges(cfg.hue_ranges, cfg.calibrated_hue_tolerance) if model else cfg.hue_ranges
     # Saturation, value and the tile area are the same test for every colour: computed once.
-    lit = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value) & inside
+    coloured_anywhere = (hsv[..., 1] >= cfg.min_saturation) & (hsv[..., 2] >= cfg.min_value)
+    lit = coloured_anywhere & inside
     hue = np.ascontiguousarray(hsv[..., 0])
     masks = {color: (cv2.LUT(hue, _hue_table(tuple(rng))) > 0) & lit for color, rng in ranges.items()}
     hsv[..., 2] = brightness
@@ -294,6 +311,9 @@ def candidates(
         for color in masks:
             look = (color, gated[color], masks[color], test, cfg, (kernel, k))
             slender.append((color, partial(_shaded_body, look, judging)))
+        edge = (hue, coloured_anywhere, ranges, inside, cfg, (kernel, k))
+        for color in masks:
+            slender.append((color, partial(_past_the_edge, color, masks[color], edge, judging)))
     out: list[Candidate] = []
     for color, mask in masks.items():
         labels, stats = _components(mask, kernel, k)
@@ -488,31 +508,119 @@ def _shaded_body(look: tuple, judging: tuple) -> Candidate | None:
     arguments :func:`vision.pawn_features.features` takes after the box.
     """
     color, gated, first, test, cfg, (kernel, k) = look
-    t = judging[2].tile_px
     among = gated[test.ys, test.xs]
     body = among.copy()
     body[among] = ~_is_artwork(test, cfg, darker_is_material=False, among=among)
     mask = np.zeros(gated.shape, dtype=bool)
     mask[test.ys[body], test.xs[body]] = True
-    labels, stats = _components(mask, kernel, k)
+
+    def lit_and_shaded(blob: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        x, y, w, h = box
+        lit = np.count_nonzero(first[y : y + h, x : x + w] & blob) / float(np.count_nonzero(blob))
+        return LIT_SHARE[0] <= lit <= LIT_SHARE[1]
+
+    return _surest(color, mask, (kernel, k), lit_and_shaded, judging, cfg)
+
+
+def _surest(
+    color: Color,
+    mask: np.ndarray,
+    opening: tuple[np.ndarray, int],
+    accept: Callable[[np.ndarray, tuple[int, int, int, int]], bool],
+    judging: tuple,
+    cfg: PawnConfig,
+) -> Candidate | None:
+    """A second look's answer: of the opened ``mask``'s blobs that pass the size and fill gates and
+    ``accept`` (the blob's pixels in its box, the box), the one the model scores highest among those
+    it is sure of on their own evidence (:data:`vision.pawn_model.SET_SURE`), or None.
+
+    ``judging`` is the arguments :func:`vision.pawn_features.features` takes after the box.
+    """
+    t = judging[2].tile_px
+    labels, stats = _components(mask, *opening)
     best: tuple[float, Candidate] | None = None
     for i, (x, y, w, h, area) in enumerate(stats.tolist()[1:], start=1):
         rel = area / float(t * t)
         if rel < cfg.min_area or rel > cfg.max_area or max(w, h) > cfg.max_extent * t or area < cfg.min_fill * w * h:
             continue
-        blob = labels[y : y + h, x : x + w] == i
-        lit = np.count_nonzero(first[y : y + h, x : x + w] & blob) / float(area)
-        if not LIT_SHARE[0] <= lit <= LIT_SHARE[1]:
+        if not accept(labels[y : y + h, x : x + w] == i, (x, y, w, h)):
             continue
         found = features(labels, i, judging[0], (x, y, w, h), *judging[1:])
-        if found is None:
-            continue
-        if not sure_pawns([found[0]], cfg.model)[0]:
+        if found is None or not sure_pawns([found[0]], cfg.model)[0]:
             continue
         logit = cfg.model.logit(found[0])
         if best is None or logit > best[0]:
             best = (logit, Candidate(color, found[0], found[1], (x, y, w, h), rel, labels, i))
     return None if best is None else best[1]
+
+
+def _edge_band(rect: Rectified) -> np.ndarray:
+    """The pixels outside the tile area within :data:`EDGE_REACH` tile of it (the frame's inner band)."""
+    t, m = rect.tile_px, rect.margin_px
+    reach = max(1, round(EDGE_REACH * t))
+    band = np.zeros(rect.image.shape[:2], dtype=bool)
+    lo, hi = max(0, m - reach), m + SIZE * t + reach
+    band[lo:hi, lo:hi] = True
+    band[m : m + SIZE * t, m : m + SIZE * t] = False
+    return band
+
+
+def _past_the_edge(color: Color, first: np.ndarray, edge: tuple, judging: tuple) -> Candidate | None:
+    """The best blob of one colour that is a body on an edge square leaning past the tile area, or None.
+
+    A raised body projects away from the nadir, so a pawn on an edge square leans
+    outward: its top lies over the board's frame, outside the tile area the first look
+    keeps, and what is left is a cut foot (often none at all: hidden behind a pile, or
+    dropped as artwork), too small or too flat to score. Here the colour's pixels in the
+    frame's inner band (:data:`EDGE_REACH`) are added back. The frame has no certain
+    zones to learn its colours on as the walls and corridor have, but it is large: a
+    colour covering more of that band than a pawn's top could (:data:`FRAME_COVER`) is
+    the frame's or the table's own, and is not looked for there at all (within one hue,
+    shadows and glare on the frame cannot be told from a body's shading). The mask is
+    opened to a body's least width (``min_width``), so the thin outlines along the edge
+    do not join a pawn to a run of them. A blob is kept only if it crosses the edge
+    (:data:`EDGE_SHARE` of it outside) *outward*: its outer part farther from the nadir
+    than its inner part, as a leaning body's top is (where the camera stands beyond an
+    edge, the pawns of that edge lean inward); and, as every second look, only if the
+    model is sure of it on its own evidence (:data:`vision.pawn_model.SET_SURE`).
+
+    ``first`` is the colour's mask after the artwork test; ``edge`` (hue image, pixels
+    saturated and lit anywhere, hue ranges, tile area, config, (opening kernel, its
+    size)); ``judging`` the arguments :func:`vision.pawn_features.features` takes after
+    the box.
+    """
+    hue, coloured, ranges, inside, cfg, opening = edge
+    rect, cam = judging[2], judging[1]
+    t = rect.tile_px
+    band = _edge_band(rect)
+    outside = band & coloured & (cv2.LUT(hue, _hue_table(tuple(ranges[color]))) > 0)
+    if not cfg.min_area * EDGE_SHARE <= np.count_nonzero(outside) / float(t * t) < FRAME_COVER:
+        return None
+    mask = first | outside
+    # Opened to a body's least width: the tile area's outline and the frame's border lines,
+    # thin and running along the edge, would join a pawn to a long run of them.
+    width = max(opening[1], round(cfg.min_width * t) | 1)
+    opening = (cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width)), width)
+
+    def crosses_outward(blob: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        x, y, w, h = box
+        out = blob & ~inside[y : y + h, x : x + w]
+        return np.count_nonzero(out) >= EDGE_SHARE * np.count_nonzero(blob) and _leans_outward(blob, out, (x, y), cam)
+
+    return _surest(color, mask, opening, crosses_outward, judging, cfg)
+
+
+def _leans_outward(blob: np.ndarray, out: np.ndarray, origin: tuple[int, int], cam: np.ndarray) -> bool:
+    """Whether the blob's part outside the tile area (``out``) lies farther from the nadir ``cam`` than the rest."""
+    inner = blob & ~out
+    if not inner.any():
+        return False
+
+    def distance(part: np.ndarray) -> float:
+        ys, xs = np.nonzero(part)
+        return math.hypot(xs.mean() + origin[0] - float(cam[0]), ys.mean() + origin[1] - float(cam[1]))
+
+    return distance(out) > distance(inner)
 
 
 def _artwork_colours(
