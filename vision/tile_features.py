@@ -199,6 +199,7 @@ class TilesConfig:
     line_gate: float = 0.9
     veil_weight: float = 0.5
     veil_shape_weight: float = 1.0
+    light_edge_share: float = 0.5
 
 
 DEFAULT_CONFIG = TilesConfig()

@@ -401,6 +401,23 @@ def shaded_sides(near: Iterable[Square] | None) -> np.ndarray:
     return shaded
 
 
+def light_edge_sides(features: np.ndarray, share: float) -> np.ndarray:
+    """Sides (7, 7, 4) of the tiles a light edge crosses: the wall at some side's two ends differs in
+    lightness from the tile's middle two corners by more than ``share`` of the frame's corridor/wall
+    lightness contrast on the fixed tiles' known edges.
+
+    A tile's four corners are all wall, so under even light they are alike; a shadow stripe's or a
+    lamp glow's edge across the tile makes them differ by a factor of the light, as much as corridor
+    and wall differ. Such a tile's sides may lie in a shadow as a pawn's shadow does, and are read
+    as :func:`_read_sides` reads those (``shaded``).
+    """
+    ends_less_wall = features[..., 0] - features[..., 6]  # (side - wall) - (side - ends): L of ends - wall
+    known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0]
+    contrast = abs(float(known[FIXED_OPEN].mean() - known[~FIXED_OPEN].mean()))
+    crossed = np.abs(ends_less_wall).max(axis=2) > share * contrast
+    return np.repeat(crossed[..., None], 4, axis=2)
+
+
 def _washed_out_relative(logit: np.ndarray, excluded: np.ndarray) -> np.ndarray:
     """Log-odds (7, 7, 4) to choose shapes on: a tile whose four sides all look closed is read against itself.
 
@@ -464,7 +481,12 @@ def read_tiles(
     (:func:`vision.tile_hidden.visible_shares`); a band counts as far as it was seen.
     """
     cfg = config or DEFAULT_CONFIG
+    if bands is None:
+        bands = view_bands(rect, cfg)
     shaded = shaded_sides(pawns_on) if pawns_on else None
+    if cfg.light_edge_share > 0:
+        crossed = light_edge_sides(bands.usual, cfg.light_edge_share)
+        shaded = crossed if shaded is None else shaded | crossed
     logit, excluded, model, veil, both = _side_logits(rect, cfg, exclude, bands, shaded, visible)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
     # The edges stay the frame's evidence (the referee and grid_quality weigh them);
