@@ -411,10 +411,10 @@ def light_edge_sides(features: np.ndarray, share: float) -> np.ndarray:
     and wall differ. Such a tile's sides may lie in a shadow as a pawn's shadow does, and are read
     as :func:`_read_sides` reads those (``shaded``).
     """
-    ends_less_wall = features[..., 0] - features[..., 6]  # (side - wall) - (side - ends): L of ends - wall
+    ends = features[..., 0] - features[..., 6]  # (side - wall) - (side - ends): the ends' lightness less the wall's
     known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0]
     contrast = abs(float(known[FIXED_OPEN].mean() - known[~FIXED_OPEN].mean()))
-    crossed = np.abs(ends_less_wall).max(axis=2) > share * contrast
+    crossed = np.ptp(ends, axis=2) > share * contrast
     return np.repeat(crossed[..., None], 4, axis=2)
 
 
