@@ -167,7 +167,6 @@ def _side_logits(
     bands: ViewBands | None = None,
     shaded: np.ndarray | None = None,
     visible: tuple[np.ndarray, np.ndarray] | None = None,
-    crossed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, TileModel, np.ndarray | None, tuple[Band, Band]]:
     """Combined open log-odds of every side (7, 7, 4), the excluded squares, the usual band's model,
     the shift (7, 7, 4) to add to the log-odds to choose the shapes of veiled tiles that are no shape on
@@ -189,7 +188,7 @@ def _side_logits(
         sides = (shapes[..., None] >> np.arange(4)) & 1
         unsure = (conf < cfg.self_train_confidence) | excluded | _FIXED_SQUARES
         extra_sides = np.where(unsure[..., None], -1, sides)
-        logit, usual, outer = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible, crossed)
+        logit, usual, outer = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible)
         if cfg.line_weight > 0 and bands.lightness is not None and _in_doubt(logit, cfg.line_gate):
             logit = logit + cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
         invalid = _invalid_tiles(logit)
@@ -198,7 +197,7 @@ def _side_logits(
             veil, seen, veiled = _veil_read(rect, excluded, cfg, extra_sides, visible)
             return logit, excluded, usual.model, _veil_shift(logit, veil, seen, invalid & veiled, cfg), (usual, outer)
     elif shaded is not None and shaded.any():
-        logit, usual, outer = _read_sides(bands, excluded, cfg, None, shaded, visible, crossed)
+        logit, usual, outer = _read_sides(bands, excluded, cfg, None, shaded, visible)
     return logit, excluded, usual.model, None, (usual, outer)
 
 
@@ -209,7 +208,6 @@ def _read_sides(
     extra_sides: np.ndarray | None,
     shaded: np.ndarray | None = None,
     visible: tuple[np.ndarray, np.ndarray] | None = None,
-    crossed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Band, Band]:
     """Both bands read and combined: the sides' open log-odds (7, 7, 4), the usual and the border band.
 
@@ -217,10 +215,6 @@ def _read_sides(
     than the board ever is (:func:`_darker_than_board`) are read by models learned on
     the shade-free features only (:func:`_shade_free_logit`). The darkness gate keeps the
     usual read wherever lightness is still evidence: the chroma alone separates less.
-    ``crossed`` (7, 7, 4, within ``shaded``): sides of tiles a light edge crosses
-    (:func:`light_edge_sides`); there the tile's own reference may lie in the shadow
-    and the side in the light, so a side read as the lighter class whose chroma says
-    the darker one is explained as well.
     """
     usual = read_band(bands.usual, excluded, cfg, extra_sides)
     outer = read_band(bands.outer, excluded, cfg, extra_sides)
@@ -239,14 +233,12 @@ def _read_sides(
         dark = shaded & (_darker_than_board(bands.usual, cfg) | _darker_than_board(bands.outer, cfg))
         lighter = _lighter_is_open(bands.usual)
         darker_read = shaded & ((logit < 0.0) if lighter else (logit > 0.0))
-        lighter_read = crossed & ~darker_read if crossed is not None else np.zeros_like(darker_read)
-        if dark.any() or (cfg.shadow_explains and (darker_read.any() or lighter_read.any())):
+        if dark.any() or (cfg.shadow_explains and darker_read.any()):
             free, agree = _shade_free_logit(bands, excluded | covered, cfg, extra_sides, visible)
             if cfg.shadow_explains:
                 # A shadow only darkens: a side read as the darker class whose chroma says the
                 # lighter one in both bands is what a cast shadow makes of the lighter class.
                 explained = darker_read & agree & ((free > 0.0) if lighter else (free < 0.0))
-                explained |= lighter_read & agree & ((free > 0.0) != (logit > 0.0))
                 if visible is not None:  # a shadow falls on board the camera saw, not on paint
                     explained &= visible[1] >= cfg.board_share
                 dark = dark | explained
@@ -492,10 +484,10 @@ def read_tiles(
     if bands is None:
         bands = view_bands(rect, cfg)
     shaded = shaded_sides(pawns_on) if pawns_on else None
-    crossed = light_edge_sides(bands.usual, cfg.light_edge_share) if cfg.light_edge_share > 0 else None
-    if crossed is not None and crossed.any():
+    if cfg.light_edge_share > 0:
+        crossed = light_edge_sides(bands.usual, cfg.light_edge_share)
         shaded = crossed if shaded is None else shaded | crossed
-    logit, excluded, model, veil, both = _side_logits(rect, cfg, exclude, bands, shaded, visible, crossed)
+    logit, excluded, model, veil, both = _side_logits(rect, cfg, exclude, bands, shaded, visible)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
     # The edges stay the frame's evidence (the referee and grid_quality weigh them);
     # only the decoded shape of a fixed square leans on its known openings.
