@@ -22,6 +22,9 @@ their usual band counts little, and their probabilities are pulled toward 0.5.
 Near the squares pawns stood on (``pawns_on``), a side darker than the board's
 darker surface lies in a cast shadow and is read on shadow-invariant chroma only, and
 so is a side read as the darker surface whose chroma (both bands) says the lighter one.
+A tile whose four corners (all wall) differ in lightness as much as corridor and wall do
+lies across a light edge (a shadow stripe's, a lamp glow's: :func:`light_edge_sides`); its
+sides are read so too (a side's box may lie in the shadow, the corners it is measured against not).
 
 No tile has four openings or fewer than two: four open-looking sides in the usual
 band hand the decision to the border band (as far as all four look open), and a tile
@@ -408,8 +411,14 @@ def light_edge_sides(features: np.ndarray, share: float) -> np.ndarray:
 
     A tile's four corners are all wall, so under even light they are alike; a shadow stripe's or a
     lamp glow's edge across the tile makes them differ by a factor of the light, as much as corridor
-    and wall differ. Such a tile's sides may lie in a shadow as a pawn's shadow does, and are read
-    as :func:`_read_sides` reads those (``shaded``).
+    and wall differ, and a side's box and the corners it is measured against may then lie on opposite
+    sides of the edge. The pairs of corners at the four sides' ends (N: TL+TR, E: TR+BR, ...) are
+    compared: their range is the full step of an edge running along the tile's axes, half of one
+    cutting a corner. Such a tile's sides are read as :func:`_read_sides` reads a pawn's shadowed
+    ones (``shaded``): a light factor leaves the chroma (a*, b* over L* + 16) unchanged. Only the
+    shadow's way (a side read as the darker class that the chroma says is the lighter): where the
+    side is the lit one, the light may be a glare veil, which added light desaturates, so the
+    chroma no longer tells (vision/notes/tiles.md).
     """
     ends = features[..., 0] - features[..., 6]  # (side - wall) - (side - ends): the ends' lightness less the wall's
     known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0]
