@@ -170,6 +170,7 @@ def _side_logits(
     bands: ViewBands | None = None,
     shaded: np.ndarray | None = None,
     visible: tuple[np.ndarray, np.ndarray] | None = None,
+    crossed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, TileModel, np.ndarray | None, tuple[Band, Band]]:
     """Combined open log-odds of every side (7, 7, 4), the excluded squares, the usual band's model,
     the shift (7, 7, 4) to add to the log-odds to choose the shapes of veiled tiles that are no shape on
@@ -191,7 +192,7 @@ def _side_logits(
         sides = (shapes[..., None] >> np.arange(4)) & 1
         unsure = (conf < cfg.self_train_confidence) | excluded | _FIXED_SQUARES
         extra_sides = np.where(unsure[..., None], -1, sides)
-        logit, usual, outer = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible)
+        logit, usual, outer = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible, crossed)
         if cfg.line_weight > 0 and bands.lightness is not None and _in_doubt(logit, cfg.line_gate):
             logit = logit + cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
         invalid = _invalid_tiles(logit)
@@ -199,8 +200,8 @@ def _side_logits(
             # A tile that is no shape under a glare veil: its sides against itself in linear light too.
             veil, seen, veiled = _veil_read(rect, excluded, cfg, extra_sides, visible)
             return logit, excluded, usual.model, _veil_shift(logit, veil, seen, invalid & veiled, cfg), (usual, outer)
-    elif shaded is not None and shaded.any():
-        logit, usual, outer = _read_sides(bands, excluded, cfg, None, shaded, visible)
+    elif (shaded is not None and shaded.any()) or (crossed is not None and crossed.any()):
+        logit, usual, outer = _read_sides(bands, excluded, cfg, None, shaded, visible, crossed)
     return logit, excluded, usual.model, None, (usual, outer)
 
 
@@ -211,6 +212,7 @@ def _read_sides(
     extra_sides: np.ndarray | None,
     shaded: np.ndarray | None = None,
     visible: tuple[np.ndarray, np.ndarray] | None = None,
+    crossed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Band, Band]:
     """Both bands read and combined: the sides' open log-odds (7, 7, 4), the usual and the border band.
 
@@ -218,6 +220,10 @@ def _read_sides(
     than the board ever is (:func:`_darker_than_board`) are read by models learned on
     the shade-free features only (:func:`_shade_free_logit`). The darkness gate keeps the
     usual read wherever lightness is still evidence: the chroma alone separates less.
+    ``crossed`` (7, 7, 4): sides of tiles a light edge crosses (:func:`light_edge_sides`): read
+    as the shaded ones, but a dark one only where both bands' chroma agree and look like the
+    board: a broad shadow darkens a whole region beyond the board's classes, and a picture's
+    colour in one band then decided (a synthetic hue-edition board under a shadow, in the tests).
     """
     usual = read_band(bands.usual, excluded, cfg, extra_sides)
     outer = read_band(bands.outer, excluded, cfg, extra_sides)
@@ -231,13 +237,19 @@ def _read_sides(
     usual_kept = replace(usual, weight=usual.weight * (1.0 - share * (1.0 - cfg.hidden_weight))[..., None])
     logit = combine_bands(usual_kept, outer, excluded, cfg)
     covered = share > 0.5
-    if shaded is not None and shaded.any() and cfg.shade_free_near_pawns:
+    near = shaded if shaded is not None else np.zeros(logit.shape, dtype=bool)
+    if crossed is not None:
+        near = near | crossed
+    if near.any() and cfg.shade_free_near_pawns:
         # Near a pawn, a side darker than either class ever is lies in its cast shadow.
-        dark = shaded & (_darker_than_board(bands.usual, cfg) | _darker_than_board(bands.outer, cfg))
+        darker = _darker_than_board(bands.usual, cfg) | _darker_than_board(bands.outer, cfg)
+        dark = shaded & darker if shaded is not None else np.zeros_like(near)
+        dark_edge = crossed & darker if crossed is not None else np.zeros_like(near)
         lighter = _lighter_is_open(bands.usual)
-        darker_read = shaded & ((logit < 0.0) if lighter else (logit > 0.0))
-        if dark.any() or (cfg.shadow_explains and darker_read.any()):
+        darker_read = near & ((logit < 0.0) if lighter else (logit > 0.0))
+        if dark.any() or dark_edge.any() or (cfg.shadow_explains and darker_read.any()):
             free, agree = _shade_free_logit(bands, excluded | covered, cfg, extra_sides, visible)
+            dark = dark | (dark_edge & agree)  # beyond a pawn, only where both bands' chroma agree
             if cfg.shadow_explains:
                 # A shadow only darkens: a side read as the darker class whose chroma says the
                 # lighter one in both bands is what a cast shadow makes of the lighter class.
@@ -493,10 +505,8 @@ def read_tiles(
     if bands is None:
         bands = view_bands(rect, cfg)
     shaded = shaded_sides(pawns_on) if pawns_on else None
-    if cfg.light_edge_share > 0:
-        crossed = light_edge_sides(bands.usual, cfg.light_edge_share)
-        shaded = crossed if shaded is None else shaded | crossed
-    logit, excluded, model, veil, both = _side_logits(rect, cfg, exclude, bands, shaded, visible)
+    crossed = light_edge_sides(bands.usual, cfg.light_edge_share) if cfg.light_edge_share > 0 else None
+    logit, excluded, model, veil, both = _side_logits(rect, cfg, exclude, bands, shaded, visible, crossed)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
     # The edges stay the frame's evidence (the referee and grid_quality weigh them);
     # only the decoded shape of a fixed square leans on its known openings.
