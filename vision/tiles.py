@@ -71,7 +71,7 @@ from vision.tile_features import (
 )
 from vision.tile_lines import line_features
 from vision.tile_model import Band, TileModel, fit_model, held_out, learn, read_band, typical_weight
-from vision.tile_veil import OUTLIER, veil_features
+from vision.tile_veil import veil_features
 
 __all__ = [
     "DEFAULT_CONFIG",
@@ -435,19 +435,8 @@ def light_edge_sides(features: np.ndarray, share: float) -> np.ndarray:
     ends = features[..., 0] - features[..., 6]  # (side - wall) - (side - ends): the ends' lightness less the wall's
     known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0]
     contrast = abs(float(known[FIXED_OPEN].mean() - known[~FIXED_OPEN].mean()))
-    spread = np.ptp(ends, axis=2)
-    crossed = (spread > share * contrast) & _outliers(spread)
+    crossed = np.ptp(ends, axis=2) > share * contrast
     return np.repeat(crossed[..., None], 4, axis=2)
-
-
-def _outliers(values: np.ndarray) -> np.ndarray:
-    """Which ``values`` lie more than :data:`vision.tile_veil.OUTLIER` robust spreads (median absolute
-    deviation) above their median: the wall's own texture sets the board's usual spread of corner
-    lightness, and a light edge stands out of it. Where corridor and wall differ mostly in hue, their
-    lightness contrast is small and the texture alone passes ``share`` of it on most tiles."""
-    centre = float(np.median(values))
-    spread = 1.4826 * float(np.median(np.abs(values - centre)))
-    return values > centre + OUTLIER * max(spread, 1e-4)
 
 
 def _washed_out_relative(logit: np.ndarray, excluded: np.ndarray) -> np.ndarray:
