@@ -417,9 +417,9 @@ def shaded_sides(near: Iterable[Square] | None) -> np.ndarray:
 
 
 def light_edge_sides(features: np.ndarray, share: float) -> np.ndarray:
-    """Sides (7, 7, 4) of the tiles a light edge crosses: the wall at some side's two ends differs in
-    lightness from the tile's middle two corners by more than ``share`` of the frame's corridor/wall
-    lightness contrast on the fixed tiles' known edges.
+    """Sides (7, 7, 4) of the tiles a light edge crosses: the lightness of the wall at the sides' ends
+    (the four pairs of corners) spans more than ``share`` of the frame's corridor/wall lightness
+    contrast on the fixed tiles' known edges.
 
     A tile's four corners are all wall, so under even light they are alike; a shadow stripe's or a
     lamp glow's edge across the tile makes them differ by a factor of the light, as much as corridor
