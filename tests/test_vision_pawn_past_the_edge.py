@@ -7,6 +7,7 @@ import numpy as np
 from companion.board import Color, Tile
 from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, _edge_band, _past_the_edge, candidates
+from vision.pawns import find_pawns
 from vision.rectify import Rectified
 
 T, M = 48, 36
@@ -87,3 +88,18 @@ def test_a_blob_crossing_the_edge_toward_the_nadir_is_no_leaning_body() -> None:
     # crossing that edge outward is the frame's or a print's, not a body's top.
     _, second = _looks(_board(WOOD), camera=(FOOT[0], -4.0 * T))
     assert not _red_on_square(_second(second))
+
+
+def test_at_night_no_colour_is_looked_for_past_the_edge() -> None:
+    # At night the frame's band shows the LEDs' spill, not a lit pawn: the look is not asked for.
+    second: list[Slender] = []
+    candidates(_board(WOOD), [TileReading(Tile.NES, 1.0)] * 49, slender=second, look_past_edge=False)
+    assert second and not [judge for _, judge in second if getattr(judge, "func", None) is _past_the_edge]
+
+
+def test_find_pawns_reports_the_leaning_pawn_by_day_and_nothing_past_the_edge_at_night() -> None:
+    # The same frame at night: the look past the edge (which alone finds this pawn, its foot cut
+    # by the tile area) is not asked, so nothing of the frame's band is reported.
+    rect, tiles = _board(WOOD), [TileReading(Tile.NES, 1.0)] * 49
+    assert [(p.color, p.square) for p in find_pawns(rect, tiles)] == [(Color.RED, (0, 3))]
+    assert find_pawns(rect, tiles, lighting="night") == []

@@ -243,6 +243,7 @@ def candidates(
     camera: Iterable[float] | None = None,
     min_confidence: float | None = None,
     slender: list[Slender] | None = None,
+    look_past_edge: bool = True,
 ) -> list[Candidate]:
     """Every blob of a pawn colour in the tile area, with its features (see module doc).
 
@@ -252,7 +253,9 @@ def candidates(
     only for the colours it found no pawn of, so the common board pays nothing. So are,
     per colour, a second look for a body of its material's own colour
     (:func:`_shaded_body`) and one for a body leaning past the tile area's edge
-    (:func:`_past_the_edge`).
+    (:func:`_past_the_edge`), unless ``look_past_edge`` is false: at night the frame's band is
+    lit by the LEDs' spill, not by the room, and an unlit pawn there is not seen anyway, so
+    a colour found there is the LEDs' own.
 
     With ``min_confidence``, blobs the model (``config.model``) cannot score that
     high are left out early (:func:`vision.pawn_features.features`' ``floor``).
@@ -312,7 +315,7 @@ def candidates(
             look = (color, gated[color], masks[color], test, cfg, (kernel, k))
             slender.append((color, partial(_shaded_body, look, judging)))
         edge = (hue, coloured_anywhere, ranges, inside, cfg, (kernel, k))
-        for color in masks:
+        for color in masks if look_past_edge else ():
             slender.append((color, partial(_past_the_edge, color, masks[color], edge, judging)))
     out: list[Candidate] = []
     for color, mask in masks.items():

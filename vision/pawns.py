@@ -28,7 +28,10 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    (:func:`vision.pawn_candidates._along_ray`); and the blobs of a test that counts
    *darker* than the material as different too, where the first test kept their lit
    side but not their shaded side, are a body of the material's own colour
-   (:func:`vision.pawn_candidates._shaded_body`).
+   (:func:`vision.pawn_candidates._shaded_body`). By day, a pawn on an edge square
+   leans outward over the frame, where the tile area cuts it: the colour's pixels in
+   the frame's inner band are added back (:func:`vision.pawn_candidates._past_the_edge`;
+   not at night, when that band shows the LEDs' spill).
 2. **Evidence.** Each connected blob is described by edition-free facts of a
    raised, lit solid: its size and compactness (a pawn's foot is ~0.4 tile
    across), saturation, *shading* — a round body facing a light has a lit and a
@@ -204,12 +207,14 @@ def find_pawns(
     centre in rectified pixels (pawns lean away from it; default: the board centre).
     """
     cfg = config or PawnConfig()
-    threshold = cfg.night_min_confidence if lighting == "night" else cfg.min_confidence
+    at_night = lighting == "night"
+    threshold = cfg.night_min_confidence if at_night else cfg.min_confidence
     # Blobs that cannot reach the threshold are left out early, but not one that may be a
     # sure pawn (SET_SURE, below the night threshold): it votes in the others' board-level
     # terms (with_set_size), so leaving it out would change their confidence.
     slender: list[Slender] = []
-    found = candidates(rect, tiles, cfg, model, camera, min_confidence=min(threshold, SET_SURE), slender=slender)
+    floor = min(threshold, SET_SURE)
+    found = candidates(rect, tiles, cfg, model, camera, floor, slender=slender, look_past_edge=not at_night)
     best = _best(found, cfg.model, threshold)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
     # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
