@@ -116,9 +116,10 @@ def signals(
     lighting: str = "day",
 ) -> Signals:
     """Measure every occlusion signal of a rectified frame (``covered``/``boxes``: where pawns stand;
-    ``lighting``: at night the flat cells are measured on smoothed grey, see :mod:`vision.occlusion_flat`, and
-    the frame beside an edge square a pawn stands on is not judged,
-    :func:`vision.occlusion_band.beside_squares_unknown`)."""
+    ``lighting``: at night the flat cells are measured on smoothed grey, see :mod:`vision.occlusion_flat`, the
+    frame beside an edge square a pawn stands on is not judged,
+    :func:`vision.occlusion_band.beside_squares_unknown`, and the group of unclear tiles leaves out those a light
+    made unclear, :func:`_lit_tiles`: at night a hand hides the walls' glow, an LED's pool adds to it)."""
     cfg = config or OcclusionConfig()
     hidden = set(covered)
     boxes = list(boxes)  # read by several signals (and later, by the seamless corners)
@@ -177,7 +178,7 @@ def signals(
         quality=float(quality),
         low_tiles=len(unclear),
         fixed_wrong=wrong,
-        low_cluster=_largest_group(unclear),
+        low_cluster=_largest_group(beside if night else unclear),
         flat_cells=flat,
         dark_flat=dark,
         marked_low=_marked_group(foreign, unclear, cfg.min_marked_low),
@@ -463,8 +464,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     Day and night share the fixed tiles, the grid quality (not when a shadow band or a light
     explains the fixed tiles' mismatch: ``shade_free_wrong``, ``unwashed_quality``) and an arm crossing the
     frame beside a disturbed edge tile. By day a group of unclear tiles needs
-    something at the edge too, and a long frame-band run or foreign tile corners
-    reaching in from the edge decide alone (from ``min_day_lattice_unclear`` when they
+    something at the edge too (at night it counts alone, lit tiles left out), and a long frame-band run or
+    foreign tile corners reaching in from the edge decide alone (from ``min_day_lattice_unclear`` when they
     hold an unclear tile's corner and are darker than the board's); at night unclear tiles count on their
     own, the lone band run stays out (clean nights make runs of 4) and foreign
     corners from the edge count only around an unclear tile (clean nights make
