@@ -6,7 +6,8 @@ import numpy as np
 
 from companion.board import FIXED_TILES
 from companion.observation import TileReading
-from vision.occlusion import decide, signals
+from vision.occlusion import _lit_tiles, _untinted, decide, signals
+from vision.occlusion_config import OcclusionConfig
 from vision.rectify import Rectified
 
 T, M = 48, 36
@@ -75,3 +76,30 @@ def test_by_day_the_lit_group_still_needs_something_at_the_edge() -> None:
     rect = _view(_light_times(_glowing_board(), 2.0))
     sig = signals(rect, SHAPE, _readings(), 0.99)
     assert sig.low_cluster == 3
+
+
+def test_at_night_corners_a_coloured_led_tinted_still_let_its_tile_count_as_lit() -> None:
+    """A red LED spill over green glowing walls (the held-out renderer's night) turns the edge tile's corners
+    foreign by colour alone: brighter than the board's and keeping their seams in proportion to the light.
+    A hand's corner is darker (it hides the glow) or brings edges of its own: it still vetoes."""
+    cfg = OcclusionConfig()
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., 2] = 10.0
+    colours[3:5, 6:8, 2] = 16.0  # edge tile (3, 6), all four corners 1.6x the board's
+    tinted = np.zeros((8, 8), bool)
+    tinted[3:5, 7] = True  # its outer corners red, off the walls' colour
+    strength = np.ones((8, 8), np.float32)
+    strength[3:5, 6:8] = 1.5  # seams grown with the light
+
+    def seams() -> tuple[np.ndarray, np.ndarray]:
+        return strength, np.zeros((8, 8), np.float32)
+
+    unclear = {(3, 6)}
+    args = (cfg.night_lit, seams, (cfg.lit_lost, cfg.lit_edge), cfg.lit_falloff)
+    assert _lit_tiles(unclear, colours, tinted, *args, inside=True) == set()  # taken for something lying there
+    assert _lit_tiles(unclear, colours, _untinted(tinted, colours, seams, cfg), *args, inside=True) == unclear
+    strength[4, 7] = 0.3  # one corner hides the seams: a surface, not light
+    assert _lit_tiles(unclear, colours, _untinted(tinted, colours, seams, cfg), *args, inside=True) == set()
+    strength[4, 7] = 1.5
+    colours[3:5, 7, 2] = 6.0  # the outer corners darker than the board's: a hand hiding the glow
+    assert _untinted(tinted, colours, seams, cfg)[3:5, 7].all()

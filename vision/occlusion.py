@@ -38,7 +38,7 @@ Measurements, frame classes and tried alternatives: vision/notes/occlusion.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -131,10 +131,11 @@ def signals(
     seen_foreign, blown = foreign_and_blown(rect, cfg, colours)
     hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
     foreign = seen_foreign & ~hidden_points
-    seams = partial(_seams_and_clip, rect, cfg)  # measured only when a tile is lit
+    seams = cache(partial(_seams_and_clip, rect, cfg))  # measured once, only when a tile or a corner is lit
     bounds = (cfg.lit_lost, cfg.lit_edge)
     night = lighting == "night"
-    lit_tiles = _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit, seams, bounds, cfg.lit_falloff, inside=night)
+    own = _untinted(seen_foreign, colours, seams, cfg) if night and unclear else seen_foreign
+    lit_tiles = _lit_tiles(unclear, colours, own, cfg.night_lit, seams, bounds, cfg.lit_falloff, inside=night)
     beside = unclear - lit_tiles
     corroborating = foreign if quality < cfg.corroborating_quality else None
     if corroborating is not None and night:
@@ -372,6 +373,27 @@ def _lit_tiles(
         kept = ((strength >= low) | (clipped > 0.5)) & (strength <= high)
         out = {(r, c) for r, c in out if bool(kept[r : r + 2, c : c + 2].all())}
     return out
+
+
+def _untinted(
+    foreign: np.ndarray,
+    colours: np.ndarray,
+    seams: Callable[[], tuple[np.ndarray, np.ndarray]],
+    cfg: OcclusionConfig,
+) -> np.ndarray:
+    """``foreign`` (8x8 lattice points) without the points lit as light adds (:func:`_lit_points`): at night, for
+    :func:`_lit_tiles`.
+
+    At night the walls' glow is the board's light. A coloured LED's pool over them adds its own colour, far
+    off the glow's (a red spill over green walls), so the corners it lights turn foreign by colour alone
+    while they shine brighter than the board's and keep the seams in proportion to that light. A hand hides
+    the glow: its corners are darker, or bring edges of their own. Such a tinted corner is light, not
+    something lying there, so a tile the pool made unclear still counts as lit and backs no frame run.
+    ``seams`` (:func:`_seams_and_clip`) is measured only when a point is foreign.
+    """
+    if not foreign.any():
+        return foreign
+    return foreign & ~_lit_points(colours, cfg.night_lit, seams()[0], (cfg.lit_lost, cfg.lit_edge))
 
 
 def _lit_points(colours: np.ndarray, lit: float, seams: np.ndarray, bounds: tuple[float, float]) -> np.ndarray:
