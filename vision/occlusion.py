@@ -353,7 +353,8 @@ def _lit_tiles(
     unclear, and the frame band it also lights then has a disturbed tile beside it. A lit hand still ends
     at its outline (its far corners under ``falloff``), brings a colour of its own or changes the seams,
     as over an edge tile. By day only the edge tiles lit from outside count: pale hands in the room's
-    light were not measured against the wider test. Measurements: vision/notes/occlusion.md.
+    light were not measured against the wider test. At night :func:`signals` passes as ``foreign`` only the
+    corners no coloured light tinted (:func:`_untinted`). Measurements: vision/notes/occlusion.md.
     """
     if not unclear:
         return set()
