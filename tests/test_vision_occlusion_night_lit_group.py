@@ -103,3 +103,26 @@ def test_at_night_corners_a_coloured_led_tinted_still_let_its_tile_count_as_lit(
     strength[4, 7] = 1.5
     colours[3:5, 7, 2] = 6.0  # the outer corners darker than the board's: a hand hiding the glow
     assert _untinted(tinted, colours, seams, cfg)[3:5, 7].all()
+
+
+def test_at_night_a_pool_multiplying_the_glow_may_grow_the_seams_past_the_flat_bound() -> None:
+    """An LED pool over the right edge multiplies the glowing walls' light 1.5-1.75x and the seams with it
+    (one corner at 3.26x the board's median point, 1.9x its own light): light, not a hand's outline. By day the
+    flat bound stays (a pale hand lit 3.6-4.2x brought its outline at 1.9-4.3x)."""
+    cfg = OcclusionConfig()
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[..., 2] = 10.0
+    colours[3:5, 6:8, 2] = [[17.3, 17.5], [15.2, 15.3]]  # edge tile (3, 6) in the pool
+    strength = np.ones((8, 8), np.float32)
+    strength[3:5, 6:8] = [[1.92, 3.26], [2.02, 2.44]]
+
+    def seams() -> tuple[np.ndarray, np.ndarray]:
+        return strength, np.zeros((8, 8), np.float32)
+
+    nothing = np.zeros((8, 8), bool)
+    unclear = {(3, 6)}
+    args = (cfg.night_lit, seams, (cfg.lit_lost, cfg.lit_edge), cfg.lit_falloff)
+    assert _lit_tiles(unclear, colours, nothing, *args, inside=True) == unclear
+    assert _lit_tiles(unclear, colours, nothing, *args) == set()  # by day: over the flat bound
+    strength[3, 7] = 6.0  # 3.4x its own light: an edge of its own even at night
+    assert _lit_tiles(unclear, colours, nothing, *args, inside=True) == set()

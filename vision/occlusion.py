@@ -354,7 +354,11 @@ def _lit_tiles(
     at its outline (its far corners under ``falloff``), brings a colour of its own or changes the seams,
     as over an edge tile. By day only the edge tiles lit from outside count: pale hands in the room's
     light were not measured against the wider test. At night :func:`signals` passes as ``foreign`` only the
-    corners no coloured light tinted (:func:`_untinted`). Measurements: vision/notes/occlusion.md.
+    corners no coloured light tinted (:func:`_untinted`), and the seams' upper bound grows with each corner's
+    own light (``bounds[1]`` times its lightness over the board's median, at least 1): an LED's pool
+    multiplies the glowing walls' light and the seams with it, as :func:`_lit_points` allows. By day the
+    bound stays flat: a pale hand lit 3.6-4.2x brings its outline at 1.9-4.3x. Measurements:
+    vision/notes/occlusion.md.
     """
     if not unclear:
         return set()
@@ -371,7 +375,9 @@ def _lit_tiles(
     if out and seams is not None:
         strength, clipped = seams()
         low, high = bounds
-        kept = ((strength >= low) | (clipped > 0.5)) & (strength <= high)
+        # At night a pool multiplies the walls' glow and the seams with it (:func:`_lit_points`).
+        gain = np.maximum(light / max(float(np.median(light)), 1e-6), 1.0) if inside else 1.0
+        kept = ((strength >= low) | (clipped > 0.5)) & (strength <= high * gain)
         out = {(r, c) for r, c in out if bool(kept[r : r + 2, c : c + 2].all())}
     return out
 
