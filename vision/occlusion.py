@@ -38,7 +38,7 @@ Measurements, frame classes and tried alternatives: vision/notes/occlusion.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -116,9 +116,10 @@ def signals(
     lighting: str = "day",
 ) -> Signals:
     """Measure every occlusion signal of a rectified frame (``covered``/``boxes``: where pawns stand;
-    ``lighting``: at night the flat cells are measured on smoothed grey, see :mod:`vision.occlusion_flat`, and
-    the frame beside an edge square a pawn stands on is not judged,
-    :func:`vision.occlusion_band.beside_squares_unknown`)."""
+    ``lighting``: at night the flat cells are measured on smoothed grey, see :mod:`vision.occlusion_flat`, the
+    frame beside an edge square a pawn stands on is not judged,
+    :func:`vision.occlusion_band.beside_squares_unknown`, and the group of unclear tiles leaves out those a light
+    made unclear, :func:`_lit_tiles`: at night a hand hides the walls' glow, an LED's pool adds to it)."""
     cfg = config or OcclusionConfig()
     hidden = set(covered)
     boxes = list(boxes)  # read by several signals (and later, by the seamless corners)
@@ -130,10 +131,11 @@ def signals(
     seen_foreign, blown = foreign_and_blown(rect, cfg, colours)
     hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
     foreign = seen_foreign & ~hidden_points
-    seams = partial(_seams_and_clip, rect, cfg)  # measured only when a tile is lit
+    seams = cache(partial(_seams_and_clip, rect, cfg))  # measured once, only when a tile or a corner is lit
     bounds = (cfg.lit_lost, cfg.lit_edge)
     night = lighting == "night"
-    lit_tiles = _lit_tiles(unclear, colours, seen_foreign, cfg.night_lit, seams, bounds, cfg.lit_falloff, inside=night)
+    own = _untinted(seen_foreign, colours, seams, cfg) if night and unclear else seen_foreign
+    lit_tiles = _lit_tiles(unclear, colours, own, cfg.night_lit, seams, bounds, cfg.lit_falloff, inside=night)
     beside = unclear - lit_tiles
     corroborating = foreign if quality < cfg.corroborating_quality else None
     if corroborating is not None and night:
@@ -177,7 +179,7 @@ def signals(
         quality=float(quality),
         low_tiles=len(unclear),
         fixed_wrong=wrong,
-        low_cluster=_largest_group(unclear),
+        low_cluster=_largest_group(beside if night else unclear),
         flat_cells=flat,
         dark_flat=dark,
         marked_low=_marked_group(foreign, unclear, cfg.min_marked_low),
@@ -351,7 +353,12 @@ def _lit_tiles(
     unclear, and the frame band it also lights then has a disturbed tile beside it. A lit hand still ends
     at its outline (its far corners under ``falloff``), brings a colour of its own or changes the seams,
     as over an edge tile. By day only the edge tiles lit from outside count: pale hands in the room's
-    light were not measured against the wider test. Measurements: vision/notes/occlusion.md.
+    light were not measured against the wider test. At night :func:`signals` passes as ``foreign`` only the
+    corners no coloured light tinted (:func:`_untinted`), and the seams' upper bound grows with each corner's
+    own light (``bounds[1]`` times its lightness over the board's median, at least 1): an LED's pool
+    multiplies the glowing walls' light and the seams with it, as :func:`_lit_points` allows. By day the
+    bound stays flat: a pale hand lit 3.6-4.2x brings its outline at 1.9-4.3x. Measurements:
+    vision/notes/occlusion.md.
     """
     if not unclear:
         return set()
@@ -368,9 +375,32 @@ def _lit_tiles(
     if out and seams is not None:
         strength, clipped = seams()
         low, high = bounds
-        kept = ((strength >= low) | (clipped > 0.5)) & (strength <= high)
+        # At night a pool multiplies the walls' glow and the seams with it (:func:`_lit_points`).
+        gain = np.maximum(light / max(float(np.median(light)), 1e-6), 1.0) if inside else 1.0
+        kept = ((strength >= low) | (clipped > 0.5)) & (strength <= high * gain)
         out = {(r, c) for r, c in out if bool(kept[r : r + 2, c : c + 2].all())}
     return out
+
+
+def _untinted(
+    foreign: np.ndarray,
+    colours: np.ndarray,
+    seams: Callable[[], tuple[np.ndarray, np.ndarray]],
+    cfg: OcclusionConfig,
+) -> np.ndarray:
+    """``foreign`` (8x8 lattice points) without the points lit as light adds (:func:`_lit_points`): at night, for
+    :func:`_lit_tiles`.
+
+    At night the walls' glow is the board's light. A coloured LED's pool over them adds its own colour, far
+    off the glow's (a red spill over green walls), so the corners it lights turn foreign by colour alone
+    while they shine brighter than the board's and keep the seams in proportion to that light. A hand hides
+    the glow: its corners are darker, or bring edges of their own. Such a tinted corner is light, not
+    something lying there, so a tile the pool made unclear still counts as lit and backs no frame run.
+    ``seams`` (:func:`_seams_and_clip`) is measured only when a point is foreign.
+    """
+    if not foreign.any():
+        return foreign
+    return foreign & ~_lit_points(colours, cfg.night_lit, seams()[0], (cfg.lit_lost, cfg.lit_edge))
 
 
 def _lit_points(colours: np.ndarray, lit: float, seams: np.ndarray, bounds: tuple[float, float]) -> np.ndarray:
@@ -463,8 +493,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     Day and night share the fixed tiles, the grid quality (not when a shadow band or a light
     explains the fixed tiles' mismatch: ``shade_free_wrong``, ``unwashed_quality``) and an arm crossing the
     frame beside a disturbed edge tile. By day a group of unclear tiles needs
-    something at the edge too, and a long frame-band run or foreign tile corners
-    reaching in from the edge decide alone (from ``min_day_lattice_unclear`` when they
+    something at the edge too (at night it counts alone, lit tiles left out), and a long frame-band run or
+    foreign tile corners reaching in from the edge decide alone (from ``min_day_lattice_unclear`` when they
     hold an unclear tile's corner and are darker than the board's); at night unclear tiles count on their
     own, the lone band run stays out (clean nights make runs of 4) and foreign
     corners from the edge count only around an unclear tile (clean nights make

@@ -154,7 +154,8 @@ class Signals:
     ``lattice``: largest cluster of foreign lattice points (glare explained away; coloured
     light pools still make small ones, and at night noise makes it meaningless); ``quality``: grid
     quality; ``low_tiles``: unclear tiles not under a pawn; ``low_cluster``: the largest
-    group of them touching (8-neighbours); ``fixed_wrong``: fixed tiles (not under a pawn) read wrong;
+    group of them touching (8-neighbours; at night without those a light made unclear, which a hand does not
+    do: it hides the walls' glow); ``fixed_wrong``: fixed tiles (not under a pawn) read wrong;
     ``lattice_from_edge``: the largest cluster of foreign lattice points that reaches from the
     tile area's edge inside (a hand comes in over the edge; a light pool may sit anywhere, and a
     dark seam or rim shadow along the frame stays on the edge); ``band_alone``: the longest run of
