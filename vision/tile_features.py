@@ -160,11 +160,6 @@ class TilesConfig:
       them. On true-3D frames (tall pawns leaning over the arms) 0 or 0.25 let the
       visible sides decide; 0 dropped a side whose both bands a pawn's head covered
       while the inpainting had continued its corridor right (held-out occ).
-    * ``light_edge_share``: a tile whose corners' lightness (the pairs at its sides' ends) spans more
-      than this share of the frame's corridor/wall lightness contrast on the fixed tiles lies across
-      a light edge (:func:`vision.tiles.light_edge_sides`), and its sides are read as a pawn's
-      shadowed ones are (``shadow_explains``). 0.5 as t19 set it for the same test (not
-      tuned here); 0: off.
     * ``inventory``: decode the board within an edition's counts of Ts and straights
       (:func:`vision.tile_decode.in_inventory`) when the per-tile shapes exceed them,
       changing only sides the camera did not clearly see: a usual-band box less than
@@ -204,7 +199,6 @@ class TilesConfig:
     line_gate: float = 0.9
     veil_weight: float = 0.5
     veil_shape_weight: float = 1.0
-    light_edge_share: float = 0.5
 
 
 DEFAULT_CONFIG = TilesConfig()

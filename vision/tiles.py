@@ -22,9 +22,6 @@ their usual band counts little, and their probabilities are pulled toward 0.5.
 Near the squares pawns stood on (``pawns_on``), a side darker than the board's
 darker surface lies in a cast shadow and is read on shadow-invariant chroma only, and
 so is a side read as the darker surface whose chroma (both bands) says the lighter one.
-A tile whose four corners (all wall) differ in lightness as much as corridor and wall do
-lies across a light edge (a shadow stripe's, a lamp glow's: :func:`light_edge_sides`); its
-sides are read so too (a side's box may lie in the shadow, the corners it is measured against not).
 
 No tile has four openings or fewer than two: four open-looking sides in the usual
 band hand the decision to the border band (as far as all four look open), and a tile
@@ -170,7 +167,6 @@ def _side_logits(
     bands: ViewBands | None = None,
     shaded: np.ndarray | None = None,
     visible: tuple[np.ndarray, np.ndarray] | None = None,
-    crossed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, TileModel, np.ndarray | None, tuple[Band, Band]]:
     """Combined open log-odds of every side (7, 7, 4), the excluded squares, the usual band's model,
     the shift (7, 7, 4) to add to the log-odds to choose the shapes of veiled tiles that are no shape on
@@ -192,7 +188,7 @@ def _side_logits(
         sides = (shapes[..., None] >> np.arange(4)) & 1
         unsure = (conf < cfg.self_train_confidence) | excluded | _FIXED_SQUARES
         extra_sides = np.where(unsure[..., None], -1, sides)
-        logit, usual, outer = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible, crossed)
+        logit, usual, outer = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible)
         if cfg.line_weight > 0 and bands.lightness is not None and _in_doubt(logit, cfg.line_gate):
             logit = logit + cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
         invalid = _invalid_tiles(logit)
@@ -200,8 +196,8 @@ def _side_logits(
             # A tile that is no shape under a glare veil: its sides against itself in linear light too.
             veil, seen, veiled = _veil_read(rect, excluded, cfg, extra_sides, visible)
             return logit, excluded, usual.model, _veil_shift(logit, veil, seen, invalid & veiled, cfg), (usual, outer)
-    elif (shaded is not None and shaded.any()) or (crossed is not None and crossed.any()):
-        logit, usual, outer = _read_sides(bands, excluded, cfg, None, shaded, visible, crossed)
+    elif shaded is not None and shaded.any():
+        logit, usual, outer = _read_sides(bands, excluded, cfg, None, shaded, visible)
     return logit, excluded, usual.model, None, (usual, outer)
 
 
@@ -212,7 +208,6 @@ def _read_sides(
     extra_sides: np.ndarray | None,
     shaded: np.ndarray | None = None,
     visible: tuple[np.ndarray, np.ndarray] | None = None,
-    crossed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Band, Band]:
     """Both bands read and combined: the sides' open log-odds (7, 7, 4), the usual and the border band.
 
@@ -220,10 +215,6 @@ def _read_sides(
     than the board ever is (:func:`_darker_than_board`) are read by models learned on
     the shade-free features only (:func:`_shade_free_logit`). The darkness gate keeps the
     usual read wherever lightness is still evidence: the chroma alone separates less.
-    ``crossed`` (7, 7, 4): sides of tiles a light edge crosses (:func:`light_edge_sides`): read
-    as the shaded ones, but a dark one only where both bands' chroma agree and look like the
-    board: a broad shadow darkens a whole region beyond the board's classes, and a picture's
-    colour in one band then decided (a synthetic hue-edition board under a shadow, in the tests).
     """
     usual = read_band(bands.usual, excluded, cfg, extra_sides)
     outer = read_band(bands.outer, excluded, cfg, extra_sides)
@@ -237,19 +228,13 @@ def _read_sides(
     usual_kept = replace(usual, weight=usual.weight * (1.0 - share * (1.0 - cfg.hidden_weight))[..., None])
     logit = combine_bands(usual_kept, outer, excluded, cfg)
     covered = share > 0.5
-    near = shaded if shaded is not None else np.zeros(logit.shape, dtype=bool)
-    if crossed is not None:
-        near = near | crossed
-    if near.any() and cfg.shade_free_near_pawns:
+    if shaded is not None and shaded.any() and cfg.shade_free_near_pawns:
         # Near a pawn, a side darker than either class ever is lies in its cast shadow.
-        darker = _darker_than_board(bands.usual, cfg) | _darker_than_board(bands.outer, cfg)
-        dark = shaded & darker if shaded is not None else np.zeros_like(near)
-        dark_edge = crossed & darker if crossed is not None else np.zeros_like(near)
+        dark = shaded & (_darker_than_board(bands.usual, cfg) | _darker_than_board(bands.outer, cfg))
         lighter = _lighter_is_open(bands.usual)
-        darker_read = near & ((logit < 0.0) if lighter else (logit > 0.0))
-        if dark.any() or dark_edge.any() or (cfg.shadow_explains and darker_read.any()):
+        darker_read = shaded & ((logit < 0.0) if lighter else (logit > 0.0))
+        if dark.any() or (cfg.shadow_explains and darker_read.any()):
             free, agree = _shade_free_logit(bands, excluded | covered, cfg, extra_sides, visible)
-            dark = dark | (dark_edge & agree)  # beyond a pawn, only where both bands' chroma agree
             if cfg.shadow_explains:
                 # A shadow only darkens: a side read as the darker class whose chroma says the
                 # lighter one in both bands is what a cast shadow makes of the lighter class.
@@ -416,29 +401,6 @@ def shaded_sides(near: Iterable[Square] | None) -> np.ndarray:
     return shaded
 
 
-def light_edge_sides(features: np.ndarray, share: float) -> np.ndarray:
-    """Sides (7, 7, 4) of the tiles a light edge crosses: the lightness of the wall at the sides' ends
-    (the four pairs of corners) spans more than ``share`` of the frame's corridor/wall lightness
-    contrast on the fixed tiles' known edges.
-
-    A tile's four corners are all wall, so under even light they are alike; a shadow stripe's or a
-    lamp glow's edge across the tile makes them differ by a factor of the light, as much as corridor
-    and wall differ, and a side's box and the corners it is measured against may then lie on opposite
-    sides of the edge. The pairs of corners at the four sides' ends (N: TL+TR, E: TR+BR, ...) are
-    compared: their range is the full step of an edge running along the tile's axes, half of one
-    cutting a corner. Such a tile's sides are read as :func:`_read_sides` reads a pawn's shadowed
-    ones (``shaded``): a light factor leaves the chroma (a*, b* over L* + 16) unchanged. Only the
-    shadow's way (a side read as the darker class that the chroma says is the lighter): where the
-    side is the lit one, the light may be a glare veil, which added light desaturates, so the
-    chroma no longer tells (vision/notes/tiles.md).
-    """
-    ends = features[..., 0] - features[..., 6]  # (side - wall) - (side - ends): the ends' lightness less the wall's
-    known = features[FIXED_EDGES[:, 0], FIXED_EDGES[:, 1], FIXED_EDGES[:, 2], 0]
-    contrast = abs(float(known[FIXED_OPEN].mean() - known[~FIXED_OPEN].mean()))
-    crossed = np.ptp(ends, axis=2) > share * contrast
-    return np.repeat(crossed[..., None], 4, axis=2)
-
-
 def _washed_out_relative(logit: np.ndarray, excluded: np.ndarray) -> np.ndarray:
     """Log-odds (7, 7, 4) to choose shapes on: a tile whose four sides all look closed is read against itself.
 
@@ -502,11 +464,8 @@ def read_tiles(
     (:func:`vision.tile_hidden.visible_shares`); a band counts as far as it was seen.
     """
     cfg = config or DEFAULT_CONFIG
-    if bands is None:
-        bands = view_bands(rect, cfg)
     shaded = shaded_sides(pawns_on) if pawns_on else None
-    crossed = light_edge_sides(bands.usual, cfg.light_edge_share) if cfg.light_edge_share > 0 else None
-    logit, excluded, model, veil, both = _side_logits(rect, cfg, exclude, bands, shaded, visible, crossed)
+    logit, excluded, model, veil, both = _side_logits(rect, cfg, exclude, bands, shaded, visible)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
     # The edges stay the frame's evidence (the referee and grid_quality weigh them);
     # only the decoded shape of a fixed square leans on its known openings.
