@@ -49,3 +49,22 @@ def test_a_hand_that_hides_the_glow_or_brings_its_own_colour_still_counts() -> N
     foreign[0, 3] = False
     values[INDEX, 2] = 0.3  # the segment darker than its model: light was taken, not added
     assert not _tinted_at_night(values, expected, flags, colours, foreign, cfg)[INDEX]
+
+
+def test_a_tinted_segment_beside_a_hand_hiding_the_glow_still_counts() -> None:
+    cfg = OcclusionConfig()
+    values, expected, flags, colours = _frame_and_corners()
+    shift = values[INDEX, :2] - expected[INDEX, :2]
+    colours[0, 3, :2] += 0.2 * shift
+    colours[0, 3, 2] = 7.5
+    flags[INDEX + 1] = True  # the next segment, lit the same way (its edge corner is (0, 3) too)
+    values[INDEX + 1] = values[INDEX]
+    foreign = np.zeros((8, 8), bool)
+    assert _tinted_at_night(values, expected, flags, colours, foreign, cfg)[[INDEX, INDEX + 1]].all()
+    hand = INDEX - 1  # a segment whose edge corner (0, 2) a dark hand covers: foreign, its glow hidden
+    flags[hand] = True
+    values[hand] = (45.0, 20.0, 0.55)
+    foreign[0, 2] = True
+    colours[0, 2, 2] = 2.0
+    tinted = _tinted_at_night(values, expected, flags, colours, foreign, cfg)
+    assert not tinted[INDEX] and tinted[INDEX + 1]  # the LED lights the hand's side as it lights the frame

@@ -257,21 +257,36 @@ def _tinted_at_night(
     ``spill_share`` of the segment's shift, :func:`_spilled`), but it moves the segment's way (cosine
     over ``spill_cos``, at least ``night_tint_share`` as far), keeps its seams (not foreign) and is no
     darker than the board's median corner: added light darkens nothing. A hand at night hides the
-    glow (the corner darker, or foreign), or stops short (the corner keeps the walls' colour).
+    glow (the corner darker, or foreign), or stops short (the corner keeps the walls' colour). Next to a
+    flagged segment whose corner is foreign and darker than the board's (a hand hiding the glow) the
+    segment still counts: the LED lights the hand beside it as it lights the frame, the same tint.
     Measurements: vision/notes/occlusion_band.md.
     """
     light = colours[..., 2]
     ref = np.median(colours.reshape(-1, 3), axis=0)
     out = np.zeros(len(flags), dtype=bool)
+    hidden = np.zeros(len(flags), dtype=bool)
     for index in np.flatnonzero(flags):
         point = _edge_corner(int(index))
-        if foreign[point] or values[index, 2] <= expected[index, 2] or light[point] < ref[2]:
+        if foreign[point]:
+            hidden[index] = light[point] < ref[2]
+            continue
+        if values[index, 2] <= expected[index, 2] or light[point] < ref[2]:
             continue
         band, corner = values[index, :2] - expected[index, :2], colours[point][:2] - ref[:2]
         size, moved = float(np.linalg.norm(band)), float(np.linalg.norm(corner))
         cosine = float(band @ corner) / max(size * moved, 1e-6)
         out[index] = cosine > cfg.spill_cos and moved >= cfg.night_tint_share * size
-    return out
+    return out & ~_beside(hidden)
+
+
+def _beside(segments: np.ndarray) -> np.ndarray:
+    """Segments (:func:`frame_band` order) next to one of ``segments`` on the same side of the frame."""
+    sides = segments.reshape(4, 2 * SIZE)
+    out = np.zeros_like(sides)
+    out[:, 1:] |= sides[:, :-1]
+    out[:, :-1] |= sides[:, 1:]
+    return out.reshape(-1)
 
 
 def _edge_corner(index: int) -> tuple[int, int]:
