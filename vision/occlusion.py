@@ -157,7 +157,6 @@ def signals(
         cfg.lit_lost,
         cfg.lit_edge,
         lambda: foreign & _lit_points(colours, cfg.night_lit, seams()[0], bounds),
-        tinted=night,
     )
     bar = cfg.quality_bar(lighting)
     unwashed = _unwashed_quality(rect, hidden, foreign, seams, cfg, lighting) if quality < bar else -1.0

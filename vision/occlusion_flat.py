@@ -67,14 +67,12 @@ def _tile_area(rect: Rectified, rim: int = 0) -> np.ndarray:
     return rect.image[m - rim : m + side + rim, m - rim : m + side + rim]
 
 
-def _relative_strength(rect: Rectified, smooth: float = 0.0, channel: np.ndarray | None = None) -> np.ndarray:
+def _relative_strength(rect: Rectified, smooth: float = 0.0) -> np.ndarray:
     """14x14 mean gradient of log grey per cell over the board's median cell (box means by area resize).
 
-    ``smooth``: Gaussian sigma (rectified pixels) applied to the log grey first, or 0. ``channel``: one colour
-    channel of the tile area with its rim (as :func:`_tile_area` with ``rim`` 1 cuts it) measured instead of grey.
+    ``smooth``: Gaussian sigma (rectified pixels) applied to the log grey first, or 0.
     """
-    plane = cv2.cvtColor(_tile_area(rect, 1), cv2.COLOR_BGR2GRAY) if channel is None else channel
-    log = cv2.LUT(plane, _LOG_GREY)
+    log = cv2.LUT(cv2.cvtColor(_tile_area(rect, 1), cv2.COLOR_BGR2GRAY), _LOG_GREY)
     if smooth > 0:
         log = cv2.GaussianBlur(log, (0, 0), smooth)
     grad = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3), 0.0)
@@ -112,7 +110,6 @@ def flat_groups(
     seam_lost: float = 0.5,
     seam_edge: float = 3.0,
     lit_points: Callable[[], np.ndarray] | None = None,
-    tinted: bool = False,
 ) -> tuple[int, int]:
     """Largest 4-connected group of flat half-tile cells lying on an unclear tile or a foreign tile corner.
 
@@ -130,8 +127,6 @@ def flat_groups(
     ``lit_points``: called at most once, only when a group lies on a foreign point, it gives the 8x8 points
     lit as light does (:func:`vision.occlusion._lit_points`); on a group none of whose tiles is ``unclear``
     such points are not "a colour of their own" (a tinted lamp's glare or pool; see the module docstring).
-    ``tinted`` (at night): a group on tiles that all still read whose cells keep the tiles' structure in one
-    colour channel is a coloured light's, not a surface (:func:`_keeps_colour_structure`).
 
     A group is a lamp's glare, not a surface, when no tile corner on its tiles is foreign, it fades
     out (:func:`_fading`) and its tile corners keep their seams in linear light (their median at least
@@ -182,28 +177,12 @@ def flat_groups(
         if own is None:
             own = foreign if lit_points is None or not _lies_on(squares, set(), foreign) else foreign & ~lit_points()
         read = not squares & unclear  # a lit corner is excused only where the tiles still read
-        if tinted and read and _keeps_colour_structure(rect, group, smooth, flat_level):
-            continue
         if _lies_on(squares, set(), own if read else foreign) or not _fading(group, strength, grey, glare, pawns):
             best = len(cells)
             continue
         if not _keeps_seams(cells, shown(), seam_keep, seam_lost):
             best = len(cells)
     return best, dark
-
-
-def _keeps_colour_structure(rect: Rectified, group: np.ndarray, smooth: float, flat_level: float) -> bool:
-    """Does every cell of a flat group (14x14 booleans) keep at least ``flat_level`` of the board's median structure
-    in one colour channel (:func:`_relative_strength` per channel, the most structured one per cell)?
-
-    At night a coloured LED's light over the glowing board tints walls and corridors differently
-    (a blue light over green walls and red corridors: pale green beside pink) and can bring both to
-    one grey, so their boundary goes flat in grey while it stays in the channels. A card, a cup or a
-    hand is one smooth surface in every channel. Measurements: vision/notes/occlusion_flat.md.
-    """
-    channels = cv2.split(_tile_area(rect, 1))
-    best = np.max([_relative_strength(rect, smooth, channel)[group] for channel in channels], axis=0)
-    return bool((best >= flat_level).all())
 
 
 def _blown_surface(
