@@ -68,3 +68,19 @@ def test_a_tinted_segment_beside_a_hand_hiding_the_glow_still_counts() -> None:
     colours[0, 2, 2] = 2.0
     tinted = _tinted_at_night(values, expected, flags, colours, foreign, cfg)
     assert not tinted[INDEX] and tinted[INDEX + 1]  # the LED lights the hand's side as it lights the frame
+
+
+def test_a_hand_too_dark_to_have_a_colour_still_backs_the_segment_beside_it() -> None:
+    cfg = OcclusionConfig()
+    values, expected, flags, colours = _frame_and_corners()
+    shift = values[INDEX, :2] - expected[INDEX, :2]
+    colours[0, 3, :2] += 0.2 * shift
+    colours[0, 3, 2] = 7.5
+    foreign = np.zeros((8, 8), bool)
+    hand = INDEX - 1
+    flags[hand] = True
+    values[hand] = (45.0, 20.0, 0.55)
+    colours[0, 2, 2] = 6.4 / cfg.night_lit - 0.5  # its glow hidden, its colour not told apart (not foreign)
+    assert not _tinted_at_night(values, expected, flags, colours, foreign, cfg)[INDEX]
+    colours[0, 2, 2] = 6.0  # a corner of the board's own light a little dimmer: no hand
+    assert _tinted_at_night(values, expected, flags, colours, foreign, cfg)[INDEX]

@@ -258,8 +258,9 @@ def _tinted_at_night(
     over ``spill_cos``, at least ``night_tint_share`` as far), keeps its seams (not foreign) and is no
     darker than the board's median corner: added light darkens nothing. A hand at night hides the
     glow (the corner darker, or foreign), or stops short (the corner keeps the walls' colour). Next to a
-    flagged segment whose corner is foreign and darker than the board's (a hand hiding the glow) the
-    segment still counts: the LED lights the hand beside it as it lights the frame, the same tint.
+    flagged segment whose corner shows a hand hiding the glow (foreign and darker than the board's median
+    corner, or darker than it by ``night_lit`` whatever its colour) the segment still counts: the LED lights
+    the hand beside it as it lights the frame, with the same tint.
     Measurements: vision/notes/occlusion_band.md.
     """
     light = colours[..., 2]
@@ -268,10 +269,8 @@ def _tinted_at_night(
     hidden = np.zeros(len(flags), dtype=bool)
     for index in np.flatnonzero(flags):
         point = _edge_corner(int(index))
-        if foreign[point]:
-            hidden[index] = light[point] < ref[2]
-            continue
-        if values[index, 2] <= expected[index, 2] or light[point] < ref[2]:
+        hidden[index] = light[point] * cfg.night_lit < ref[2] or (foreign[point] and light[point] < ref[2])
+        if foreign[point] or values[index, 2] <= expected[index, 2] or light[point] < ref[2]:
             continue
         band, corner = values[index, :2] - expected[index, :2], colours[point][:2] - ref[:2]
         size, moved = float(np.linalg.norm(band)), float(np.linalg.norm(corner))
