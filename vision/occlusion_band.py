@@ -130,6 +130,7 @@ def _foreign_segments(
         if night:
             excused |= _lit_at_night(values, expected, flags, lattice[0], lattice[1], cfg)
             excused |= _mixed_light(values, flags, lattice[0], lattice[1], cfg)
+            excused |= _tinted_at_night(values, expected, flags, lattice[0], lattice[1], cfg)
         flags &= ~excused
     return flags
 
@@ -238,6 +239,60 @@ def _lit_at_night(
         brighter = values[index, 2] > expected[index, 2]
         out[index] = brighter and not foreign[point] and float(light[point]) >= cfg.night_lit * ref
     return out
+
+
+def _tinted_at_night(
+    values: np.ndarray,
+    expected: np.ndarray,
+    flags: np.ndarray,
+    colours: np.ndarray,
+    foreign: np.ndarray,
+    cfg: OcclusionConfig,
+) -> np.ndarray:
+    """Which flagged segments are lit, at night, by a coloured light whose tint reaches the edge tile corner.
+
+    A coloured LED's spill over the edge adds light to the dark frame (the segment is brighter than
+    its lighting model) and the same light to the glowing walls beside it. The glow outshines it,
+    so the corner neither passes ``night_lit`` (:func:`_lit_at_night`) nor moves far (under
+    ``spill_share`` of the segment's shift, :func:`_spilled`), but it moves the segment's way (cosine
+    over ``spill_cos``, at least ``night_tint_share`` as far), keeps its seams (not foreign) and is no
+    darker than the board's median corner: added light darkens nothing. A hand at night hides the
+    glow (the corner darker, or foreign), or stops short (the corner keeps the walls' colour). Next to a
+    flagged segment whose corner shows a hand hiding the glow (foreign and darker than the board's median
+    corner, or darker than it by ``night_lit`` whatever its colour) the segment still counts: the LED lights
+    the hand beside it as it lights the frame, with the same tint.
+    Measurements: vision/notes/occlusion_band.md.
+    """
+    light = colours[..., 2]
+    ref = np.median(colours.reshape(-1, 3), axis=0)
+    out = np.zeros(len(flags), dtype=bool)
+    hidden = np.zeros(len(flags), dtype=bool)
+    for index in np.flatnonzero(flags):
+        point = _edge_corner(int(index))
+        hidden[index] = light[point] * cfg.night_lit < ref[2] or (foreign[point] and light[point] < ref[2])
+        if foreign[point] or values[index, 2] <= expected[index, 2] or light[point] < ref[2]:
+            continue
+        band, corner = values[index, :2] - expected[index, :2], colours[point][:2] - ref[:2]
+        size, moved = float(np.linalg.norm(band)), float(np.linalg.norm(corner))
+        cosine = float(band @ corner) / max(size * moved, 1e-6)
+        out[index] = cosine > cfg.spill_cos and moved >= cfg.night_tint_share * size
+    return out & ~_beside(hidden)
+
+
+def _beside(segments: np.ndarray) -> np.ndarray:
+    """Segments (:func:`frame_band` order) next to one of ``segments`` on the same side of the frame."""
+    sides = segments.reshape(4, 2 * SIZE)
+    out = np.zeros_like(sides)
+    out[:, 1:] |= sides[:, :-1]
+    out[:, :-1] |= sides[:, 1:]
+    return out.reshape(-1)
+
+
+def _edge_corner(index: int) -> tuple[int, int]:
+    """The tile corner on the board's edge nearest a frame segment (:func:`frame_band` order): 8x8 lattice index."""
+    side, k = divmod(index, 2 * SIZE)
+    j = min(SIZE, round((k + 0.5) / 2.0))
+    return ((0, j), (j, SIZE), (SIZE, j), (j, 0))[side]
 
 
 def beside_squares_unknown(flags: np.ndarray, squares: Iterable[Square]) -> np.ndarray:
