@@ -24,6 +24,15 @@ def _frame_and_corners() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
     return values, expected, flags, colours
 
 
+def _tinted_corner() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_frame_and_corners` with the edge corner beside the lit segment tinted a fifth of the way and brighter."""
+    values, expected, flags, colours = _frame_and_corners()
+    shift = values[INDEX, :2] - expected[INDEX, :2]
+    colours[0, 3, :2] += 0.2 * shift
+    colours[0, 3, 2] = 7.5
+    return values, expected, flags, colours
+
+
 def test_at_night_a_red_spill_that_tints_the_glowing_corner_a_little_is_no_arm() -> None:
     cfg = OcclusionConfig()
     values, expected, flags, colours = _frame_and_corners()
@@ -53,10 +62,7 @@ def test_a_hand_that_hides_the_glow_or_brings_its_own_colour_still_counts() -> N
 
 def test_a_tinted_segment_beside_a_hand_hiding_the_glow_still_counts() -> None:
     cfg = OcclusionConfig()
-    values, expected, flags, colours = _frame_and_corners()
-    shift = values[INDEX, :2] - expected[INDEX, :2]
-    colours[0, 3, :2] += 0.2 * shift
-    colours[0, 3, 2] = 7.5
+    values, expected, flags, colours = _tinted_corner()
     flags[INDEX + 1] = True  # the next segment, lit the same way (its edge corner is (0, 3) too)
     values[INDEX + 1] = values[INDEX]
     foreign = np.zeros((8, 8), bool)
@@ -72,10 +78,7 @@ def test_a_tinted_segment_beside_a_hand_hiding_the_glow_still_counts() -> None:
 
 def test_a_hand_too_dark_to_have_a_colour_still_backs_the_segment_beside_it() -> None:
     cfg = OcclusionConfig()
-    values, expected, flags, colours = _frame_and_corners()
-    shift = values[INDEX, :2] - expected[INDEX, :2]
-    colours[0, 3, :2] += 0.2 * shift
-    colours[0, 3, 2] = 7.5
+    values, expected, flags, colours = _tinted_corner()
     foreign = np.zeros((8, 8), bool)
     hand = INDEX - 1
     flags[hand] = True
