@@ -167,9 +167,7 @@ def _spilled(
     ref = np.median(colours.reshape(-1, 3), axis=0)
     out = np.zeros(len(flags), dtype=bool)
     for index in np.flatnonzero(flags):
-        side, k = divmod(int(index), 2 * SIZE)
-        j = min(SIZE, round((k + 0.5) / 2.0))  # the tile corner on the edge nearest the segment
-        point = ((0, j), (j, SIZE), (SIZE, j), (j, 0))[side]
+        point = _edge_corner(int(index))
         if foreign[point]:
             continue
         band, corner = shift[index], colours[point] - ref
@@ -196,9 +194,7 @@ def _mixed_light(
     ref = np.median(colours.reshape(-1, 3), axis=0)[:2]
     out = np.zeros(len(flags), dtype=bool)
     for index in np.flatnonzero(flags):
-        side, k = divmod(int(index), 2 * SIZE)
-        j = min(SIZE, round((k + 0.5) / 2.0))  # the tile corner on the edge nearest the segment
-        point = ((0, j), (j, SIZE), (SIZE, j), (j, 0))[side]
+        point = _edge_corner(int(index))
         if not foreign[point]:
             continue
         band, corner = values[index, :2] - ref, colours[point][:2] - ref
@@ -233,9 +229,7 @@ def _lit_at_night(
     ref = float(np.median(light))
     out = np.zeros(len(flags), dtype=bool)
     for index in np.flatnonzero(flags):
-        side, k = divmod(int(index), 2 * SIZE)
-        j = min(SIZE, round((k + 0.5) / 2.0))  # the tile corner on the edge nearest the segment
-        point = ((0, j), (j, SIZE), (SIZE, j), (j, 0))[side]
+        point = _edge_corner(int(index))
         brighter = values[index, 2] > expected[index, 2]
         out[index] = brighter and not foreign[point] and float(light[point]) >= cfg.night_lit * ref
     return out
