@@ -93,10 +93,7 @@ The known limits are those of the stages above: a pawn of a material's own colou
 is dropped by the artwork test, a pawn with no shading and no cast shadow (soft
 light, a round top seen straight down) scores low, and a print with drawn shading
 and highlights can outscore a pawn of its colour; when a colour has several blobs
-over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`),
-and one whose surrounding ring reaches over its tile's walls gains; a doubtful blob
-whose ring stays in the corridor, where pictures are printed, is lowered
-(:func:`_in_pictures_place`; both from the read openings, :mod:`vision.pawn_artwork`).
+over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`).
 A wall of several materials (grass, water, stone on one board) spans the colours
 between them in one Gaussian; splitting it was tried and reverted, since a mask
 change needs the model refitted on its blobs.
