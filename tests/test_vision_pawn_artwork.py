@@ -9,7 +9,7 @@ from companion.observation import TileReading
 from vision.pawn_artwork import wall_reach, wall_zone
 from vision.pawn_candidates import Candidate
 from vision.pawn_model import FEATURES, PawnModel
-from vision.pawns import _in_pictures_place, _one_of_a_kind
+from vision.pawns import _one_of_a_kind
 from vision.rectify import Rectified
 
 T, M = 48, 36
@@ -73,18 +73,3 @@ def test_in_a_contest_the_blob_reaching_over_a_wall_wins_a_near_tie_but_not_a_cl
     assert choose((3.0, 2.5), with_reach=False) == 0  # the centred print outscores the pawn
     assert choose((3.0, 2.5), with_reach=True) == 1
     assert choose((6.0, 2.5), with_reach=True) == 0
-
-
-def test_a_doubtful_blob_in_a_pictures_place_drops_under_the_threshold_a_sure_one_or_one_over_a_wall_does_not() -> None:
-    rect = _rect()
-    wall = wall_zone(rect, TILES, 0.27, 0.12)
-    assert wall is not None
-    found = _pair((0.0, 0.0))
-
-    def reach(cand: Candidate) -> float:
-        return wall_reach(cand, wall, T)
-
-    doubtful = _in_pictures_place(found, [0.7, 0.7], 0.5, reach)
-    assert doubtful[0] < 0.5 < doubtful[1] == 0.7
-    assert _in_pictures_place(found, [0.95, 0.3], 0.5, reach) == [0.95, 0.3]  # sure, or under the threshold anyway
-    assert _in_pictures_place(found, [0.997, 0.5], 0.995, reach)[0] == 0.997  # night: over PLACE_DOUBTFUL
