@@ -150,11 +150,6 @@ _TWIN_SD = np.array(list(TWIN_SCALES.values()))
 #: The logit a blob gains in a contest per share of its surrounding ring over its tile's walls (:func:`_one_of_a_kind`,
 #: :func:`vision.pawn_artwork.wall_reach`): a picture is printed in the corridor, a pawn reaches over walls.
 REACH_WEIGHT = 4.0
-#: A doubtful blob (over the threshold, under ``PLACE_DOUBTFUL``) whose ring reaches its tile's walls less than
-#: ``PLACE_REACH`` lies where pictures are printed: it loses up to ``PLACE_PENALTY`` logit (:func:`_in_pictures_place`).
-PLACE_DOUBTFUL = 0.88
-PLACE_REACH = 0.06
-PLACE_PENALTY = 2.0
 
 #: The board-level terms that say nothing for a blob piled against another colour's pawn (:func:`_hidden_sizes`).
 _PILE_TERMS = (SIZE_DEVIATION, LIT_CONSENSUS, DARK_CONSENSUS)
@@ -290,8 +285,6 @@ def _best(
     rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
     rows = _hidden_sizes(found, rows, model, behind_of)
     probs = [confidence(row, model) for row in rows]
-    if reach is not None:
-        probs = _in_pictures_place(found, probs, threshold, reach)
     best: dict[Color, tuple[float, Candidate]] = {}
     rivals: set[Color] = set()  # colours with two blobs or more over the threshold
     for cand, p in zip(found, probs, strict=True):
@@ -356,29 +349,6 @@ def _one_of_a_kind(
         if score > best_score:
             best_k, best_score = k, score
     return best_k
-
-
-def _in_pictures_place(
-    found: Sequence[Candidate], probs: Sequence[float], threshold: float, reach: Callable[[Candidate], float]
-) -> list[float]:
-    """``probs`` with each doubtful blob whose surrounding ring stays in the corridor lowered.
-
-    A treasure picture is printed in the corridor, with corridor all round it; a blob
-    there that only just looks like a pawn (over ``threshold``, under
-    :data:`PLACE_DOUBTFUL`) is as likely the picture's coloured part. A pawn stands
-    anywhere on its square and its top leans, so its ring reaches a wall more often
-    (:mod:`vision.pawn_artwork`). It loses up to :data:`PLACE_PENALTY` logit, all of it
-    with no wall in its ring, none from :data:`PLACE_REACH` up. A sure blob keeps its
-    score (a pawn seen straight down in the corridor's middle looks like a picture's
-    disc, and is told by its shading), and so does every blob at night, whose
-    threshold is over ``PLACE_DOUBTFUL``: the rule only lowers, so it adds no report.
-    """
-    out = list(probs)
-    for k, (cand, p) in enumerate(zip(found, probs, strict=True)):
-        if threshold <= p < PLACE_DOUBTFUL:
-            loss = PLACE_PENALTY * max(0.0, 1.0 - reach(cand) / PLACE_REACH)
-            out[k] = 1.0 / (1.0 + math.exp(loss - math.log(p / (1.0 - p))))
-    return out
 
 
 def _reach_of(rect: Rectified, tiles: Sequence[TileReading] | None, cfg: PawnConfig) -> Callable[[Candidate], float]:
