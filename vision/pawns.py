@@ -115,14 +115,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 
 import cv2
 import numpy as np
 
 from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
-from vision.pawn_artwork import wall_reach, wall_zone
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
@@ -146,10 +144,6 @@ TWIN_PENALTY = 4.0
 TWIN_PRINT = 0.05
 _TWIN_COLUMNS = [FEATURES.index(name) for name in TWIN_SCALES]
 _TWIN_SD = np.array(list(TWIN_SCALES.values()))
-
-#: The logit a blob gains in a contest per share of its surrounding ring over its tile's walls (:func:`_one_of_a_kind`,
-#: :func:`vision.pawn_artwork.wall_reach`): a picture is printed in the corridor, a pawn reaches over walls.
-REACH_WEIGHT = 4.0
 
 #: The board-level terms that say nothing for a blob piled against another colour's pawn (:func:`_hidden_sizes`).
 _PILE_TERMS = (SIZE_DEVIATION, LIT_CONSENSUS, DARK_CONSENSUS)
@@ -221,17 +215,15 @@ def find_pawns(
     slender: list[Slender] = []
     floor = min(threshold, SET_SURE)
     found = candidates(rect, tiles, cfg, model, camera, floor, slender=slender, look_past_edge=not at_night)
-    reach = _reach_of(rect, tiles, cfg)
-    best = _best(found, cfg.model, threshold, reach=reach)
+    best = _best(found, cfg.model, threshold)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
     # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
     missing = {color for color, _ in slender} - best.keys()
     extra = [cand for color, judge in slender if color in missing and (cand := judge()) is not None]
     if extra:
         found = [*found, *extra]
-        best = _best(found, cfg.model, threshold, reach=reach)
-    nadir = partial(lean_point, rect, camera, cfg.lean_from_nadir)
-    best = _behind_another(found, best, cfg.model, threshold, nadir, reach)
+        best = _best(found, cfg.model, threshold)
+    best = _behind_another(found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
@@ -252,7 +244,6 @@ def _behind_another(
     model: PawnModel,
     threshold: float,
     point: Callable[[], np.ndarray],
-    reach: Callable[[Candidate], float] | None = None,
 ) -> dict[Color, tuple[float, Candidate]]:
     """``best`` with each colour that has no pawn judged again as maybe the one behind another in a pile.
 
@@ -265,22 +256,17 @@ def _behind_another(
     missing = {cand.color for cand in found} - best.keys()
     if not missing:
         return best
-    behind = _best(found, model, threshold, behind_of=point(), reach=reach)
+    behind = _best(found, model, threshold, behind_of=point())
     return best | {color: behind[color] for color in missing if color in behind}
 
 
 def _best(
-    found: Sequence[Candidate],
-    model: PawnModel,
-    threshold: float,
-    behind_of: np.ndarray | None = None,
-    reach: Callable[[Candidate], float] | None = None,
+    found: Sequence[Candidate], model: PawnModel, threshold: float, behind_of: np.ndarray | None = None
 ) -> dict[Color, tuple[float, Candidate]]:
     """Each colour's best blob at ``threshold`` or above, with its confidence (the board's terms filled in).
 
     With ``behind_of`` (the nadir), a blob piled behind another colour's pawn is judged without its
-    outline's bite (:func:`_hidden_sizes`). ``reach`` (a blob's ring share over its tile's walls) helps
-    choose between a colour's blobs over the threshold (:func:`_one_of_a_kind`).
+    outline's bite (:func:`_hidden_sizes`).
     """
     rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
     rows = _hidden_sizes(found, rows, model, behind_of)
@@ -294,7 +280,7 @@ def _best(
             if cand.color not in best or p > best[cand.color][0]:
                 best[cand.color] = (p, cand)
     for color in rivals:
-        k = _one_of_a_kind(found, rows, probs, color, threshold, model, reach)
+        k = _one_of_a_kind(found, rows, probs, color, threshold, model)
         best[color] = (probs[k], found[k])
     return best
 
@@ -306,11 +292,9 @@ def _one_of_a_kind(
     color: Color,
     threshold: float,
     model: PawnModel,
-    reach: Callable[[Candidate], float] | None = None,
 ) -> int:
     """Which of ``color``'s blobs over ``threshold`` is its pawn: the most probable, once a blob with a twin
-    on the board has lost up to :data:`TWIN_PENALTY` of logit, and each has gained :data:`REACH_WEIGHT`
-    per share of its surrounding ring that lies over its tile's walls (``reach``).
+    on the board has lost up to :data:`TWIN_PENALTY` of logit.
 
     A pawn is one of a kind; a board's artwork repeats (the same key, crown or star on
     several tiles, and the same picture drawn in other colours). A twin is another blob
@@ -327,12 +311,7 @@ def _one_of_a_kind(
     Most twins that decide are look-alikes, not copies, so the rule reads "a pawn stands
     apart from its colour's other blobs" as much as "artwork repeats"; as a penalty on
     every blob (a report may go) it trades pawns for false reports, so it only chooses.
-
-    A treasure picture is printed in the corridor, so the board round it is corridor;
-    a pawn, standing anywhere on its square and leaning away from the nadir, often
-    reaches over a wall (:mod:`vision.pawn_artwork`). That is no evidence against a
-    pawn in the corridor's middle, so it too only chooses between blobs that both
-    look like a pawn. Measurements: vision/notes/pawns.md, vision/notes/pawn_artwork.md.
+    Measurements: vision/notes/pawns.md.
     """
     shape = np.array([[row[k] for k in _TWIN_COLUMNS] for row in (cand.features for cand in found)]) / _TWIN_SD
     pool = np.array([c.color == color or p < TWIN_PRINT for c, p in zip(found, probs, strict=True)])
@@ -344,25 +323,9 @@ def _one_of_a_kind(
         others[k] = False
         near = float(np.sqrt(((shape[others] - shape[k]) ** 2).sum(axis=1)).min()) if others.any() else math.inf
         score = model.logit(rows[k]) - TWIN_PENALTY * max(0.0, 1.0 - near / TWIN_RADIUS)
-        if reach is not None:
-            score += REACH_WEIGHT * reach(cand)
         if score > best_score:
             best_k, best_score = k, score
     return best_k
-
-
-def _reach_of(rect: Rectified, tiles: Sequence[TileReading] | None, cfg: PawnConfig) -> Callable[[Candidate], float]:
-    """A blob's ring share over its tile's walls (:func:`vision.pawn_artwork.wall_reach`), the walls found once,
-    on the first contest (most boards have none)."""
-    walls: list[np.ndarray | None] = []
-
-    def reach(cand: Candidate) -> float:
-        if not walls:
-            walls.append(wall_zone(rect, tiles, cfg.wall_zone, cfg.corridor_core))
-        wall = walls[0]
-        return 0.0 if wall is None else wall_reach(cand, wall, rect.tile_px)
-
-    return reach
 
 
 def _hidden_sizes(
