@@ -1,24 +1,22 @@
 """A printed picture inside a pawn-coloured blob: a pawn is moulded in one colour, a picture is drawn in several inks.
 
 A pawn is one plastic body of one paint: under any light its pixels change in
-brightness and saturation (shading, a glint, its shaded side) but it carries no
-marks of its own. A treasure picture of a pawn's hue (a creature, a gem, a face) is
-printed: inside its outline it carries details drawn in *other* inks - dark eyes or
-spots, a face or a mouth of another colour - that a moulded body cannot have. Two
-such marks are looked for, each away from the blob's rim, where a body's own shaded
-side, its cast shadow and the board around it lie:
+brightness and saturation (shading, a glint, its own head's shadow on its base) but
+not in hue. A treasure picture of a pawn's hue (a creature with a face of another
+colour, a gem with a coloured core) is printed: inside its outline it may carry a
+patch of *another* saturated ink that a moulded body cannot have. Such a patch is
+looked for in the blob's convex hull (:func:`enclosed_ink`): saturated pixels of another
+hue, in a patch the blob surrounds (most of its rim on the blob, none on the hull's
+own rim: the board seen in a bay of a figure's outline is open to the outside) and
+that no other candidate blob overlaps (a pawn piled in front of another is itself a
+candidate of its colour). A candidate carrying one is not a pawn, whatever its
+shading, and leaves the contest of its colour (:func:`without_pictures`), so a real
+pawn it outscored can win.
 
-* *dark spots* (:func:`dark_spots`): pixels much darker than the blob's body, inside
-  its filled outline and not touching its rim (eyes, pupils). The model's ``marks``
-  counts only dark pixels the blob's mask leaves out; a dark eye of the blob's own hue
-  (navy on blue, ochre on yellow) passes the colour gate and lies *in* the mask.
-* *another ink enclosed* (:func:`enclosed_ink`): saturated pixels of another hue in the
-  blob's convex hull, in a patch the blob surrounds (most of its rim on the blob) and
-  that no other candidate blob overlaps (a pawn piled in front of another is itself a
-  candidate of its colour; the board seen between a figure's arms is not enclosed).
-
-A candidate carrying either is not a pawn, whatever its shading, and leaves the
-contest of its colour (:func:`without_pictures`), so a real pawn it outscored can win.
+Dark marks are no such cue: a raised body shades itself (a ball's head casts a dark
+crescent on its own base, a cylinder's top shows its dark inner rim), and those
+shadows lie inside the outline, in the body's hue, as dark and as small as a printed
+creature's eyes.
 
 Measurements and tried alternatives: vision/notes/pawn_pictures.md.
 """
@@ -32,12 +30,6 @@ import numpy as np
 
 from vision.pawn_candidates import Candidate
 
-#: A spot is darker than this share of the blob's median brightness (as the model's ``marks``).
-SPOT_DARK = 0.6
-#: Dark spots of at least this many pixels at 48 px a tile (two printed eyes) make a picture.
-MIN_SPOTS = 3.0
-#: The rim a spot must stay clear of (pixels at 48 px a tile): the body's own dark edge lies there.
-SPOT_RIM = 2
 #: Another ink: saturation and value as the pawn colour gate, a hue this far from the blob's.
 INK_SATURATION = 90
 INK_VALUE = 40
@@ -60,37 +52,18 @@ def without_pictures(
 
 
 def carries_picture(image: np.ndarray, tile_px: int, cand: Candidate, found: Sequence[Candidate] = ()) -> bool:
-    """Whether the candidate's blob has dark spots or another ink inside its outline (see the module)."""
+    """Whether the candidate's blob surrounds a patch of another ink (see the module); ``found``: the frame's
+    candidates (``cand`` among them or not)."""
     x, y, w, h = cand.box
     blob = cand.labels[y : y + h, x : x + w] == cand.index
     if not blob.any():
         return False
     hsv = cv2.cvtColor(image[y : y + h, x : x + w], cv2.COLOR_BGR2HSV)
-    scale = (48.0 / tile_px) ** 2
-    if dark_spots(hsv[..., 2], blob, max(1, round(SPOT_RIM * tile_px / 48.0))) * scale >= MIN_SPOTS:
-        return True
     others = np.zeros_like(blob)
     for other in found:
         if other is not cand:
             others |= other.labels[y : y + h, x : x + w] == other.index
-    return enclosed_ink(hsv, blob, others) * scale >= MIN_INK
-
-
-def dark_spots(value: np.ndarray, blob: np.ndarray, rim: int) -> int:
-    """Pixels much darker than the blob's body inside its filled outline, in spots clear of its rim by ``rim``."""
-    filled = blob.astype(np.uint8)
-    outline, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    cv2.drawContours(filled, outline, -1, 1, -1)
-    inner = cv2.erode(filled, _RING, iterations=rim, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    dark = (value < SPOT_DARK * float(np.median(value[blob]))) & (filled > 0)
-    count, labels = cv2.connectedComponents(dark.view(np.uint8), connectivity=8)
-    if count <= 1:
-        return 0
-    # A spot touching the rim zone is the body's shaded edge or the board, not a mark.
-    touching = np.unique(labels[dark & ~inner])
-    sizes = np.bincount(labels[dark], minlength=count)
-    sizes[touching] = 0
-    return int(sizes[1:].sum())
+    return enclosed_ink(hsv, blob, others) * (48.0 / tile_px) ** 2 >= MIN_INK
 
 
 def enclosed_ink(hsv: np.ndarray, blob: np.ndarray, others: np.ndarray) -> int:
