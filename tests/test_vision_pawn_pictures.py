@@ -88,3 +88,11 @@ def test_the_board_seen_between_a_figures_arms_is_not_enclosed() -> None:
     _disc(image, (60, 60), 14, BLUE, shade=False)
     image[52:68, 60:80] = (40, 160, 40)
     assert not carries_picture(image, TILE, _candidate(_blue_mask(image)))
+
+
+def test_a_picture_seen_in_a_pawns_shade_through_its_silhouette_is_not_its_ink() -> None:
+    # A pawn standing on a printed picture: the picture's purple shows through a gap in the body, in its shade.
+    image = _canvas()
+    _disc(image, (60, 60), 11, BLUE, shade=False)
+    _disc(image, (60, 63), 4, (150, 40, 120), shade=False)  # purple, darker than the body (value 150 < 200)
+    assert not carries_picture(image, TILE, _candidate(_blue_mask(image)))

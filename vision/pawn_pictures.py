@@ -9,7 +9,12 @@ looked for in the blob's convex hull (:func:`enclosed_ink`): saturated pixels of
 hue, in a patch the blob surrounds (most of its rim on the blob, none on the hull's
 own rim: the board seen in a bay of a figure's outline is open to the outside) and
 that no other candidate blob overlaps (a pawn piled in front of another is itself a
-candidate of its colour). A candidate carrying one is not a pawn, whatever its
+candidate of its colour), and that is *brighter* than the blob's body. A pawn
+standing on a picture shows the picture's ink through gaps in its own silhouette
+(under a figure's overhang, between the parts of a lying figure): that ink lies in
+the body's shade, no brighter than the body. A picture's other ink is printed in the
+same light as the blob around it, and its faces and highlights are paler inks than a
+pawn's saturated paint. A candidate carrying such a patch is not a pawn, whatever its
 shading, and leaves the contest of its colour (:func:`without_pictures`), so a real
 pawn it outscored can win.
 
@@ -34,6 +39,8 @@ from vision.pawn_candidates import Candidate
 INK_SATURATION = 90
 INK_VALUE = 40
 INK_HUE = 20
+#: The patch's median value over the blob's: brighter than the body, so no ink seen in a pawn's shade.
+INK_BRIGHTER = 1.1
 #: A patch is enclosed when at least this share of its rim lies on the blob.
 INK_ENCLOSED = 0.6
 #: Enclosed ink of at least this many pixels at 48 px a tile (0.005 tile) makes a picture.
@@ -67,7 +74,8 @@ def carries_picture(image: np.ndarray, tile_px: int, cand: Candidate, found: Seq
 
 
 def enclosed_ink(hsv: np.ndarray, blob: np.ndarray, others: np.ndarray) -> int:
-    """Saturated pixels of another hue in the blob's hull, in patches the blob surrounds and no other blob touches."""
+    """Saturated pixels of another hue in the blob's hull, in patches the blob surrounds, no other blob touches,
+    and brighter than the blob's body."""
     ys, xs = np.nonzero(blob)
     hull = np.zeros(blob.shape, np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32)), 1)
@@ -80,10 +88,11 @@ def enclosed_ink(hsv: np.ndarray, blob: np.ndarray, others: np.ndarray) -> int:
     open_rim = (hull > 0) & ~(cv2.erode(hull, _RING, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0)
     count, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8)
     total = 0
+    body = INK_BRIGHTER * float(np.median(hsv[..., 2][blob]))
     for k in range(1, count):
         patch = labels == k
-        if (patch & (others | open_rim)).any():
-            continue  # another candidate (a pawn piled in front), or the board in a bay: not drawn inside
+        if (patch & (others | open_rim)).any() or float(np.median(hsv[..., 2][patch])) < body:
+            continue  # another candidate (a pawn piled in front), the board in a bay, ink in a body's shade
         padded = np.pad(patch, 1)
         ring = (cv2.dilate(padded.view(np.uint8), _RING) > 0) & ~padded
         on_blob = np.count_nonzero(ring & np.pad(blob, 1))
