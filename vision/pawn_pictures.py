@@ -66,24 +66,32 @@ def carries_picture(image: np.ndarray, tile_px: int, cand: Candidate, found: Seq
     if not blob.any():
         return False
     hsv = cv2.cvtColor(image[y : y + h, x : x + w], cv2.COLOR_BGR2HSV)
+    least = MIN_INK * (tile_px / 48.0) ** 2
+    ink, hull = other_ink(hsv, blob)
+    if np.count_nonzero(ink) < least:
+        return False  # most blobs: too little other ink in their hull to be a picture's (no patch needed)
     others = np.zeros_like(blob)
     for other in found:
         if other is not cand:
             others |= other.labels[y : y + h, x : x + w] == other.index
-    return enclosed_ink(hsv, blob, others) * (48.0 / tile_px) ** 2 >= MIN_INK
+    return enclosed_ink(hsv, blob, ink, hull, others) >= least
 
 
-def enclosed_ink(hsv: np.ndarray, blob: np.ndarray, others: np.ndarray) -> int:
-    """Saturated pixels of another hue in the blob's hull, in patches the blob surrounds, no other blob touches,
-    and brighter than the blob's body."""
+def other_ink(hsv: np.ndarray, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Saturated, lit pixels of another hue than the blob's in its convex hull, and that hull (uint8)."""
     ys, xs = np.nonzero(blob)
     hull = np.zeros(blob.shape, np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32)), 1)
     hue = hsv[..., 0].astype(np.int16)
-    own = _mean_hue(hue[blob])
-    apart = np.abs(hue - own)
+    apart = np.abs(hue - _mean_hue(hue[blob]))
     apart = np.minimum(apart, 180 - apart)
     ink = (hull > 0) & ~blob & (hsv[..., 1] >= INK_SATURATION) & (hsv[..., 2] >= INK_VALUE) & (apart >= INK_HUE)
+    return ink, hull
+
+
+def enclosed_ink(hsv: np.ndarray, blob: np.ndarray, ink: np.ndarray, hull: np.ndarray, others: np.ndarray) -> int:
+    """How many ``ink`` pixels lie in patches the blob surrounds, that no other blob touches and that are
+    brighter than the blob's body."""
     # Ink reaching the hull's own rim is open to the outside: the board in a bay of the outline.
     open_rim = (hull > 0) & ~(cv2.erode(hull, _RING, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0)
     count, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8)
