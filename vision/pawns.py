@@ -126,6 +126,7 @@ from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
+from vision.pawn_pictures import without_pictures
 from vision.rectify import Rectified
 
 #: Where a blob's set-size term sits in a feature row.
@@ -215,11 +216,14 @@ def find_pawns(
     slender: list[Slender] = []
     floor = min(threshold, SET_SURE)
     found = candidates(rect, tiles, cfg, model, camera, floor, slender=slender, look_past_edge=not at_night)
+    # A blob with a printed picture's marks inside its outline is no moulded pawn (vision.pawn_pictures).
+    found = without_pictures(rect.image, rect.tile_px, found)
     best = _best(found, cfg.model, threshold)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
     # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
     missing = {color for color, _ in slender} - best.keys()
     extra = [cand for color, judge in slender if color in missing and (cand := judge()) is not None]
+    extra = without_pictures(rect.image, rect.tile_px, extra, found)
     if extra:
         found = [*found, *extra]
         best = _best(found, cfg.model, threshold)

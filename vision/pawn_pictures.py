@@ -1,0 +1,115 @@
+"""A printed picture inside a pawn-coloured blob: a pawn is moulded in one colour, a picture is drawn in several inks.
+
+A pawn is one plastic body of one paint: under any light its pixels change in
+brightness and saturation (shading, a glint, its own head's shadow on its base) but
+not in hue. A treasure picture of a pawn's hue (a creature with a face of another
+colour, a gem with a coloured core) is printed: inside its outline it may carry a
+patch of *another* saturated ink that a moulded body cannot have. Such a patch is
+looked for in the blob's convex hull (:func:`enclosed_ink`): saturated pixels of another
+hue, in a patch the blob surrounds (most of its rim on the blob, none on the hull's
+own rim: the board seen in a bay of a figure's outline is open to the outside) and
+that no other candidate blob overlaps (a pawn piled in front of another is itself a
+candidate of its colour), and that is *brighter* than the blob's body. A pawn
+standing on a picture shows the picture's ink through gaps in its own silhouette
+(under a figure's overhang, between the parts of a lying figure): that ink lies in
+the body's shade, no brighter than the body. A picture's other ink is printed in the
+same light as the blob around it, and its faces and highlights are paler inks than a
+pawn's saturated paint. A candidate carrying such a patch is not a pawn, whatever its
+shading, and leaves the contest of its colour (:func:`without_pictures`), so a real
+pawn it outscored can win.
+
+Dark marks are no such cue: a raised body shades itself (a ball's head casts a dark
+crescent on its own base, a cylinder's top shows its dark inner rim), and those
+shadows lie inside the outline, in the body's hue, as dark and as small as a printed
+creature's eyes.
+
+Measurements and tried alternatives: vision/notes/pawn_pictures.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.pawn_candidates import Candidate
+
+#: Another ink: saturation and value as the pawn colour gate, a hue this far from the blob's.
+INK_SATURATION = 90
+INK_VALUE = 40
+INK_HUE = 20
+#: The patch's median value over the blob's: brighter than the body, so no ink seen in a pawn's shade.
+INK_BRIGHTER = 1.1
+#: A patch is enclosed when at least this share of its rim lies on the blob.
+INK_ENCLOSED = 0.6
+#: Enclosed ink of at least this many pixels at 48 px a tile (0.005 tile) makes a picture.
+MIN_INK = 12.0
+
+_RING = np.ones((3, 3), np.uint8)
+
+
+def without_pictures(
+    image: np.ndarray, tile_px: int, blobs: Sequence[Candidate], among: Sequence[Candidate] = ()
+) -> list[Candidate]:
+    """``blobs`` without those that carry a printed picture's marks (:func:`carries_picture`); ``among`` are the
+    frame's other candidates (a pawn piled in front of a blob is one of them)."""
+    context = [*among, *blobs]
+    return [cand for cand in blobs if not carries_picture(image, tile_px, cand, context)]
+
+
+def carries_picture(image: np.ndarray, tile_px: int, cand: Candidate, found: Sequence[Candidate] = ()) -> bool:
+    """Whether the candidate's blob surrounds a patch of another ink (see the module); ``found``: the frame's
+    candidates (``cand`` among them or not)."""
+    x, y, w, h = cand.box
+    blob = cand.labels[y : y + h, x : x + w] == cand.index
+    if not blob.any():
+        return False
+    hsv = cv2.cvtColor(image[y : y + h, x : x + w], cv2.COLOR_BGR2HSV)
+    least = MIN_INK * (tile_px / 48.0) ** 2
+    ink, hull = other_ink(hsv, blob)
+    if np.count_nonzero(ink) < least:
+        return False  # most blobs: too little other ink in their hull to be a picture's (no patch needed)
+    others = np.zeros_like(blob)
+    for other in found:
+        if other is not cand:
+            others |= other.labels[y : y + h, x : x + w] == other.index
+    return enclosed_ink(hsv, blob, ink, hull, others) >= least
+
+
+def other_ink(hsv: np.ndarray, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Saturated, lit pixels of another hue than the blob's in its convex hull, and that hull (uint8)."""
+    ys, xs = np.nonzero(blob)
+    hull = np.zeros(blob.shape, np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32)), 1)
+    hue = hsv[..., 0].astype(np.int16)
+    apart = np.abs(hue - _mean_hue(hue[blob]))
+    apart = np.minimum(apart, 180 - apart)
+    ink = (hull > 0) & ~blob & (hsv[..., 1] >= INK_SATURATION) & (hsv[..., 2] >= INK_VALUE) & (apart >= INK_HUE)
+    return ink, hull
+
+
+def enclosed_ink(hsv: np.ndarray, blob: np.ndarray, ink: np.ndarray, hull: np.ndarray, others: np.ndarray) -> int:
+    """How many ``ink`` pixels lie in patches the blob surrounds, that no other blob touches and that are
+    brighter than the blob's body."""
+    # Ink reaching the hull's own rim is open to the outside: the board in a bay of the outline.
+    open_rim = (hull > 0) & ~(cv2.erode(hull, _RING, borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0)
+    count, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8)
+    total = 0
+    body = INK_BRIGHTER * float(np.median(hsv[..., 2][blob]))
+    for k in range(1, count):
+        patch = labels == k
+        if (patch & (others | open_rim)).any() or float(np.median(hsv[..., 2][patch])) < body:
+            continue  # another candidate (a pawn piled in front), the board in a bay, ink in a body's shade
+        padded = np.pad(patch, 1)
+        ring = (cv2.dilate(padded.view(np.uint8), _RING) > 0) & ~padded
+        on_blob = np.count_nonzero(ring & np.pad(blob, 1))
+        if on_blob >= INK_ENCLOSED * np.count_nonzero(ring):
+            total += int(patch.sum())
+    return total
+
+
+def _mean_hue(hue: np.ndarray) -> float:
+    """The circular mean of OpenCV hues (0..180)."""
+    angle = hue.astype(np.float64) * (np.pi / 90.0)
+    return float(np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) / 2.0) % 180.0
