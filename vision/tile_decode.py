@@ -215,11 +215,18 @@ def in_inventory(
     per_class = [np.where(_CLASS[None, :] == k, post, -np.inf) for k in range(3)]
     best = np.stack([p.max(axis=1) for p in per_class], axis=1)
     arg = np.stack([p.argmax(axis=1) for p in per_class], axis=1)
+    # Only squares that may take another class enter the programme; the rest keep their counts.
+    free = np.flatnonzero(np.isfinite(best).sum(axis=1) > 1)
+    picked = cls.copy()
+    kept = np.delete(cls, free)
     n_t, n_i = max(t for t, _ in allowed) + 1, max(i for _, i in allowed) + 1
     score = np.full((n_t, n_i), -np.inf)
-    score[0, 0] = 0.0
-    choice = np.zeros((len(best), n_t, n_i), dtype=np.int8)
-    for k, (s_l, s_i, s_t) in enumerate(best):
+    t0, i0 = int((kept == 2).sum()), int((kept == 1).sum())
+    if t0 >= n_t or i0 >= n_i:
+        return shapes
+    score[t0, i0] = 0.0
+    choice = np.zeros((len(free), n_t, n_i), dtype=np.int8)
+    for k, (s_l, s_i, s_t) in enumerate(best[free]):
         options = np.full((3, n_t, n_i), -np.inf)
         options[0] = score + s_l
         options[1, :, 1:] = score[:, :-1] + s_i
@@ -230,10 +237,9 @@ def in_inventory(
     t, i = max(allowed, key=lambda ti: score[ti] + counts_prior[ti])
     if not np.isfinite(score[t, i]):
         return shapes
-    picked = np.empty(len(best), dtype=np.int64)
-    for k in range(len(best) - 1, -1, -1):
-        picked[k] = choice[k, t, i]
-        t, i = t - (picked[k] == 2), i - (picked[k] == 1)
+    for k in range(len(free) - 1, -1, -1):
+        picked[free[k]] = choice[k, t, i]
+        t, i = t - (picked[free[k]] == 2), i - (picked[free[k]] == 1)
     out = shapes.copy()
     out[_MOVABLE] = SHAPES[arg[np.arange(len(best)), picked]]
     return out
