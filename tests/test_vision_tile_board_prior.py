@@ -1,5 +1,5 @@
-"""The board's exact prior on its counts (vision.tile_decode.count_log_prior, in_inventory's ``board_prior``)
-and the line structure of a side counting as far as it was seen (vision.tiles._line_seen)."""
+"""The board's exact prior on its counts of Ts and straights (vision.tile_decode.count_log_prior,
+in_inventory's ``board_prior``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ import numpy as np
 from companion.board import FIXED_TILES, SIZE, Tile
 from tests.test_vision_tile_decode import _board, _evidence
 from vision.tile_decode import count_log_prior, decode, in_inventory, shape_prior
-from vision.tile_features import DEFAULT_CONFIG
-from vision.tiles import _line_seen
 
 Case = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, tuple[int, int]]
 
@@ -62,14 +60,3 @@ def test_the_counts_prior_favours_the_counts_every_edition_allows() -> None:
     assert set(prior) == {(5, 12), (5, 13), (6, 11), (6, 12), (6, 13)}
     assert max(prior, key=lambda k: prior[k]) == (6, 12)  # the spare a corner, in every edition
     assert prior[(6, 12)] > prior[(5, 12)]
-
-
-def test_a_side_a_pawn_covered_counts_its_line_structure_as_its_paint_weighs() -> None:
-    cfg = DEFAULT_CONFIG
-    assert _line_seen(None, cfg) == 1.0
-    usual = np.ones((SIZE, SIZE, 4))
-    usual[3, 3, 1] = 0.0
-    seen = _line_seen((usual, usual), cfg)
-    assert isinstance(seen, np.ndarray)
-    assert seen[3, 3, 1] == cfg.painted_weight
-    assert seen[3, 3, 0] == 1.0

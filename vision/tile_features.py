@@ -170,8 +170,6 @@ class TilesConfig:
       (:func:`vision.tile_decode.count_log_prior`), on the same unseen sides: a board is one
       inventory less a spare, so with five Ts read a hidden sixth is as likely as a corner,
       where the squares' independent prior bets three to one on the corner.
-    * ``line_seen``: a side's line structure counts as far as its usual box was seen
-      (as its colour bands do): under a pawn its edges are the paint-out's smear.
     """
 
     corner_lo: float = 0.07
@@ -197,7 +195,6 @@ class TilesConfig:
     inventory: bool = True
     inventory_doubt: float = 0.9
     board_prior: bool = True
-    line_seen: bool = True
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
     shadow_explains: bool = True

@@ -190,8 +190,7 @@ def _side_logits(
         extra_sides = np.where(unsure[..., None], -1, sides)
         logit, usual, outer = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible)
         if cfg.line_weight > 0 and bands.lightness is not None and _in_doubt(logit, cfg.line_gate):
-            lines = _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
-            logit = logit + cfg.line_weight * lines * _line_seen(visible, cfg)
+            logit = logit + cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
         invalid = _invalid_tiles(logit)
         if (cfg.veil_weight > 0 or cfg.veil_shape_weight > 0) and invalid.any():
             # A tile that is no shape under a glare veil: its sides against itself in linear light too.
@@ -325,17 +324,6 @@ def _veil_shift(logit: np.ndarray, veil: Band, seen: np.ndarray, chosen: np.ndar
     replace_by = cfg.veil_shape_weight * seen * (veil.logit - logit)
     vote = cfg.veil_weight * veil.weight * seen * veil.logit
     return np.where(shape[..., None], replace_by, np.where(weak[..., None], vote, 0.0))
-
-
-def _line_seen(visible: tuple[np.ndarray, np.ndarray] | None, cfg: TilesConfig) -> np.ndarray | float:
-    """How much each side's line structure counts (7, 7, 4): as far as its usual box was seen (:func:`_seen`).
-
-    The line box is the usual band's box widened across the side; where a pawn covered it,
-    its edges are the paint-out's smear (a radial blur from the pawn's rim), not the arm's.
-    """
-    if visible is None or not cfg.line_seen:
-        return 1.0
-    return _seen(visible[0], cfg)
 
 
 def _line_logit(
