@@ -483,12 +483,9 @@ def read_tiles(
         choose = _washed_out_relative(logit + veil, excluded)
         choose_prob = _side_probabilities(choose, excluded, cfg.decode_floor, cfg)
         shapes, _ = decode(choose_prob, prior)
-    # The board's own prior on its counts only where pawns were painted out (``visible``): that read
-    # has the sides no camera saw; the first read stays the one the pawn stage was tuned on.
-    board_prior = cfg.board_prior and visible is not None
-    if cfg.inventory and (board_prior or not within_inventory(shapes)):
+    if cfg.inventory and not within_inventory(shapes):
         unseen = _unseen_sides(choose_prob, excluded, visible, cfg) | _split_sides(*both, cfg)
-        shapes = in_inventory(choose_prob, prior, shapes, unseen, board_prior)
+        shapes = in_inventory(choose_prob, prior, shapes, unseen)
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
     # tolist(): the same Python ints and floats as converting element by element, made at once.
