@@ -119,7 +119,8 @@ def signals(
     ``lighting``: at night the flat cells are measured on smoothed grey, see :mod:`vision.occlusion_flat`, the
     frame beside an edge square a pawn stands on is not judged,
     :func:`vision.occlusion_band.beside_squares_unknown`, and the group of unclear tiles leaves out those a light
-    made unclear, :func:`_lit_tiles`: at night a hand hides the walls' glow, an LED's pool adds to it)."""
+    made unclear, :func:`_lit_tiles`: at night a hand hides the walls' glow, an LED's pool adds to it; by day a
+    tile corner in shade keeps its share of the seams, :func:`vision.occlusion_lattice.foreign_and_blown`)."""
     cfg = config or OcclusionConfig()
     hidden = set(covered)
     boxes = list(boxes)  # read by several signals (and later, by the seamless corners)
@@ -128,12 +129,12 @@ def signals(
         sq for sq, want in FIXED_TILES.items() if sq not in hidden and tiles[sq[0] * SIZE + sq[1]].openings != want
     )
     colours = lattice_colours(rect, cfg)
-    seen_foreign, blown = foreign_and_blown(rect, cfg, colours)
+    night = lighting == "night"
+    seen_foreign, blown = foreign_and_blown(rect, cfg, colours, shade=not night)
     hidden_points = under_pawns(rect, boxes, cfg.lattice_patch)
     foreign = seen_foreign & ~hidden_points
     seams = cache(partial(_seams_and_clip, rect, cfg))  # measured once, only when a tile or a corner is lit
     bounds = (cfg.lit_lost, cfg.lit_edge)
-    night = lighting == "night"
     own = _untinted(seen_foreign, colours, seams, cfg) if night and unclear else seen_foreign
     lit_tiles = _lit_tiles(unclear, colours, own, cfg.night_lit, seams, bounds, cfg.lit_falloff, inside=night)
     beside = unclear - lit_tiles

@@ -29,7 +29,9 @@ toward white), which would make its flat group a surface. So a lit foreign corne
 its seams kept as a pool multiplying the tiles' light grows them) is excused only on a
 group whose tiles all still read (none unclear): glare leaves the tiles readable, a
 hand or a card over them rarely does. Seams are counted on the share of a corner's
-patch that can show them (:func:`_shown_seams`): clipped pixels show none. Looser
+patch that can show them (:func:`_shown_seams`): clipped pixels show none; and a white
+haze, a veil that lets only part of the tiles' contrast through, has them counted on that
+part (:func:`veil_transmission`). Looser
 bounds and wider excuses were measured and lost hands; a glare cut by the board's
 edge (which does not fade) is still flagged.
 
@@ -46,7 +48,9 @@ import numpy as np
 
 from companion.board import SIZE, Square
 from vision.occlusion_lattice import (
+    _LINEAR_GREY,
     _LOG_GREY,
+    _patch_bounds,
     lattice_structure,
     least_clipped_seams,
     light_seams,
@@ -59,6 +63,9 @@ from vision.rectify import Rectified
 CELLS = 2
 #: Cells beside a blown-out flat group that must keep the board's median structure (an outline) for a surface.
 OUTLINE_CELLS = 2
+#: The least share of the tiles' contrast a veil is taken to let through (:func:`veil_transmission`): under a
+#: denser veil what is left of the seams is the camera's noise and compression, which dividing would inflate.
+VEIL_LEAST = 0.25
 
 
 def _tile_area(rect: Rectified, rim: int = 0) -> np.ndarray:
@@ -130,7 +137,9 @@ def flat_groups(
 
     A group is a lamp's glare, not a surface, when no tile corner on its tiles is foreign, it fades
     out (:func:`_fading`) and its tile corners keep their seams in linear light (their median at least
-    ``seam_keep`` of the board's median point, none under ``seam_lost``: :func:`_keeps_seams`).
+    ``seam_keep`` of the board's median point, none under ``seam_lost``: :func:`_keeps_seams`), each corner's
+    over the share of the contrast a haze over it lets through (:func:`veil_transmission`; so does the
+    seamless point's test above).
 
     A blown-out flat group (glare cells included) with an outline counts on its own, wherever it lies
     (:func:`_blown_surface`: a white card or a pale hand in bright light).
@@ -152,7 +161,8 @@ def flat_groups(
     grey = _cell_grey(rect)
     best = 0
     lit = cache(partial(light_seams, rect))  # measured once, only if a group needs it
-    shown = cache(partial(_shown_seams, rect, lit, clip_level))
+    veil = cache(partial(veil_transmission, rect))
+    shown = cache(lambda: _shown_seams(rect, lit, clip_level) / veil())  # what a haze let through counts whole
     if glare.any():
         kept = partial(_glare_kept, rect, foreign, clip_level, seam_edge, lit)
         best = _blown_surface(rel < flat_level, glare, strength, pawns, kept)
@@ -167,8 +177,9 @@ def flat_groups(
             continue
         squares = {(int(a) // CELLS, int(b) // CELLS) for a, b in cells}
         if not _lies_on(squares, unclear, marks) and seamless is not None and bare is None:
-            # A seamless point lost its seams in log grey; one that keeps them in linear light is lit, not hidden.
-            bare = seamless() & (lit() < seam_keep)
+            # A seamless point lost its seams in log grey; one that keeps them in linear light (a haze's share of
+            # them) is lit, not hidden.
+            bare = seamless() & (lit() < seam_keep * veil())
             marks = foreign | bare
         if not _lies_on(squares, unclear, marks):
             continue
@@ -362,3 +373,31 @@ def _darker(cells: np.ndarray, labels: np.ndarray, count: int) -> int:
 def _lies_on(squares: set[Square], unclear: set[Square], marks: np.ndarray) -> bool:
     """Does one of ``squares`` hold an unclear tile or a marked lattice point (8x8) at one of its corners?"""
     return any(sq in unclear or marks[sq[0] : sq[0] + 2, sq[1] : sq[1] + 2].any() for sq in squares)
+
+
+def veil_transmission(rect: Rectified, reach: float = 0.15) -> np.ndarray:
+    """8x8 share of the tiles' linear-light contrast a veil of light lets through at each lattice point (1: none
+    lies there), at least ``VEIL_LEAST``.
+
+    A haze is a veil toward white, I' = (1 - a) I + a W: it adds light and scales every linear-light difference
+    (the seams) by (1 - a), where light added alone (:func:`vision.occlusion_lattice.light_seams`) keeps them. It
+    lifts the patch's dark floor (its 10th percentile of linear grey) over the board's (the median point's) by
+    a (W - floor): a = (floor - board's) / (255 - board's). A pale surface lifts the floor as much but hides the
+    seams: divided by (1 - a) they stay far under the board's. Measurements: vision/notes/occlusion_flat.md.
+    """
+    t, m = rect.tile_px, rect.margin_px
+    light = _LINEAR_GREY[cv2.cvtColor(rect.image[m : m + SIZE * t, m : m + SIZE * t], cv2.COLOR_BGR2GRAY)]
+    start, stop = _patch_bounds(t, reach)
+    by_size: dict[int, list[tuple[int, int, np.ndarray]]] = {}  # patches of one size reduced together
+    for i in range(SIZE + 1):
+        for j in range(SIZE + 1):
+            patch = light[start[i] : stop[i], start[j] : stop[j]].ravel()
+            by_size.setdefault(len(patch), []).append((i, j, patch))
+    floor = np.zeros((SIZE + 1, SIZE + 1))
+    for group in by_size.values():
+        lows = np.percentile(np.stack([patch for _, _, patch in group]), 10, axis=1)
+        for (i, j, _), low in zip(group, lows, strict=True):
+            floor[i, j] = low
+    board = float(np.median(floor))
+    veil = np.clip((floor - board) / max(255.0 - board, 1e-6), 0.0, 1.0)
+    return np.maximum(1.0 - veil, VEIL_LEAST)

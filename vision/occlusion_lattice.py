@@ -89,11 +89,12 @@ def lattice_foreign(
 
 
 def foreign_and_blown(
-    rect: Rectified, config: OcclusionConfig | None = None, colours: np.ndarray | None = None
+    rect: Rectified, config: OcclusionConfig | None = None, colours: np.ndarray | None = None, shade: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`lattice_foreign` and the points it let off as blown out: unlike the walls by colour, over half
     clipped in a way the walls could clip (:func:`_blown_walls`). Such a point's colour is gone: it is
     unknown, neither clean nor covered (:func:`vision.occlusion._bridged_cluster` counts a cluster through it).
+    ``shade`` (by day): a shaded point keeps its share of the seams (:func:`_lit_seams`).
     """
     cfg = config or OcclusionConfig()
     samples = lattice_colours(rect, cfg) if colours is None else colours
@@ -120,7 +121,7 @@ def foreign_and_blown(
     blown = foreign & (clipped > 0.5) & _blown_walls(samples, ref, threshold)
     foreign &= (seams < cfg.seam_keep) & ~blown
     if foreign.any():
-        foreign &= ~_lit_seams(rect, samples, ref, foreign, cfg)
+        foreign &= ~_lit_seams(rect, samples, ref, foreign, cfg, shade)
     if pooled.any() and foreign.any():
         foreign &= ~_pooled_points(foreign, pooled, linear, cfg.lit_lost)
     return foreign, blown
@@ -159,7 +160,12 @@ def _pooled_points(foreign: np.ndarray, pooled: np.ndarray, linear: np.ndarray, 
 
 
 def _lit_seams(
-    rect: Rectified, samples: np.ndarray, ref: np.ndarray, foreign: np.ndarray, cfg: OcclusionConfig
+    rect: Rectified,
+    samples: np.ndarray,
+    ref: np.ndarray,
+    foreign: np.ndarray,
+    cfg: OcclusionConfig,
+    shade: bool = False,
 ) -> np.ndarray:
     """Which lattice points look lit, not covered: brighter than the board's median point and keeping
     the tiles' seams in linear light as they were (:func:`light_seams` over the colour patch,
@@ -174,16 +180,23 @@ def _lit_seams(
     edge crosses the patch makes structure stronger than any seam (over ``lit_edge``). Bright skin
     with a finger's outline is a strong edge in linear light too, so a cluster is judged as one
     thing: when any of its points has lost the seams (under ``lit_lost`` of the median point, the
-    smooth skin between the outlines) none of it is excused. Measured only on frames with a
-    foreign point left (~2 ms there; see ``lit_lost`` in :class:`OcclusionConfig` for the figures).
+    smooth skin between the outlines) none of it is excused. With ``shade`` (by day) a point darker
+    than the board's median is held to ``lit_lost`` of its own linear light (:func:`linear_gain`): shade
+    scales the light and every linear-light difference with it, so a corner in a shadow band keeps its
+    share of the seams, while a dark surface hides them (at night the walls' glow is the light, which a
+    hand hides). Measured only on frames with a foreign point left (~2 ms there; see ``lit_lost`` in
+    :class:`OcclusionConfig` for the figures; the shade: vision/notes/occlusion_lattice.md).
     """
     seams = light_seams(rect, cfg.lattice_patch, 1.0, 2.0)
     clipped = lattice_structure(rect, cfg.lattice_patch, cfg.clip_level)[1]
     lit = foreign & (samples[..., 2] > ref[2]) & _kept_seams(seams, clipped, cfg)
+    lost = seams < cfg.lit_lost
+    if shade and (lost & foreign).any():
+        lost &= seams < cfg.lit_lost * np.minimum(linear_gain(rect, cfg.lattice_patch), 1.0)
     count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
     for i in range(1, count):
         cluster = labels == i
-        if bool((seams[cluster] < cfg.lit_lost).any()):
+        if bool(lost[cluster].any()):
             lit &= ~cluster
     return lit
 
@@ -199,6 +212,21 @@ def _kept_seams(seams: np.ndarray, clipped: np.ndarray, cfg: OcclusionConfig) ->
     the whole patch: a glare's clipped rim is a strong edge of its own in linear light.
     """
     return (seams >= cfg.seam_keep * seam_share(clipped)) & (seams <= cfg.lit_edge)
+
+
+def linear_gain(rect: Rectified, reach: float) -> np.ndarray:
+    """8x8 mean linear light of each lattice point's patch (``reach`` tiles each way) over the median point's.
+
+    Shade scales the light a surface sends back, and with it every linear-light difference (the seams): a
+    point in shade keeps its share of them, as :func:`lattice_structure`'s log grey keeps them whole.
+    """
+    t, m = rect.tile_px, rect.margin_px
+    grey = cv2.cvtColor(rect.image[m - 1 : m + SIZE * t + 1, m - 1 : m + SIZE * t + 1], cv2.COLOR_BGR2GRAY)
+    y0, y1 = _patch_bounds(t, reach)
+    y0, y1 = y0 + 1, y1 + 1  # in the crop
+    area = (y1 - y0)[:, None] * (y1 - y0)[None, :]
+    level = _box_sums(cv2.integral(cv2.LUT(grey, _LINEAR_GREY)), y0, y1) / area
+    return level / max(float(np.median(level)), 1e-6)
 
 
 def seam_share(clipped: np.ndarray) -> np.ndarray:
