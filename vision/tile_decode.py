@@ -32,22 +32,12 @@ tiles) the reader's picture test (:mod:`vision.treasures`) is not sure enough ei
 from __future__ import annotations
 
 from functools import cache
-from math import lgamma, log
 
 import numpy as np
 
 from companion.board import EDITIONS, FIXED_TILES, SIZE, Tile, distinct_rotations
 
-__all__ = [
-    "SHAPES",
-    "SHAPE_SIDES",
-    "count_log_prior",
-    "decode",
-    "in_inventory",
-    "posterior_of",
-    "shape_prior",
-    "within_inventory",
-]
+__all__ = ["SHAPES", "SHAPE_SIDES", "decode", "in_inventory", "posterior_of", "shape_prior", "within_inventory"]
 
 SHAPES = np.array([int(t) for t in Tile])
 #: open/closed of each side (N E S W) for each of the ten shapes, shape (10, 4)
@@ -113,60 +103,19 @@ _CLASS = np.array([2 if bin(int(s)).count("1") == 3 else (1 if int(s) in (5, 10)
 _MOVABLE = np.array([(r, c) not in FIXED_TILES for r in range(SIZE) for c in range(SIZE)]).reshape(SIZE, SIZE)
 
 
-def _edition_counts() -> list[np.ndarray]:
-    """Each edition's movable tiles per class (corners, straights, Ts), the spare included."""
-    counts = []
-    for edition in EDITIONS.values():
-        classes = [_CLASS[int(np.flatnonzero(int(t) == SHAPES)[0])] for t, _ in edition.movable_tiles()]
-        counts.append(np.bincount(classes, minlength=3))
-    return counts
-
-
 @cache
 def _board_counts() -> frozenset[tuple[int, int]]:
     """(Ts, straights) the 33 movable squares can hold: an edition's inventory less the spare tile."""
-    return frozenset(_count_chances())
-
-
-@cache
-def _count_chances() -> dict[tuple[int, int], float]:
-    """Chance of each (Ts, straights) on the 33 movable squares: an edition (equally likely) less
-    its spare, which is any of its 34 movable tiles with equal chance."""
-    editions = _edition_counts()
-    chances: dict[tuple[int, int], float] = {}
-    for counts in editions:
+    allowed = set()
+    for edition in EDITIONS.values():
+        classes = [_CLASS[int(np.flatnonzero(int(t) == SHAPES)[0])] for t, _ in edition.movable_tiles()]
+        counts = np.bincount(classes, minlength=3)
         for spare in range(3):
             if counts[spare]:
                 left = counts.copy()
                 left[spare] -= 1
-                key = (int(left[2]), int(left[1]))
-                chances[key] = chances.get(key, 0.0) + float(counts[spare] / counts.sum()) / len(editions)
-    return chances
-
-
-@cache
-def count_log_prior() -> dict[tuple[int, int], float]:
-    """What the board's counts add to the per-square prior: log-prior per allowed (Ts, straights).
-
-    Per square, :func:`shape_prior` weighs the classes by their share of the inventories, as if
-    every square drew its tile independently. A board is one inventory less a spare, so its
-    squares' classes are not independent: with five Ts seen elsewhere the sixth is as likely on
-    the board as in the spare's place (one T and one corner left for the last square and the
-    spare), where the independent prior gives a corner three to one. The exact prior of one
-    assignment of classes to the squares is the chance of its counts over the number of
-    assignments with those counts; this is that, less the independent prior's sum for the same
-    counts, so adding it to the per-square posteriors' sum gives the board's exact posterior.
-    """
-    share = np.zeros(3)
-    np.add.at(share, _CLASS, np.exp(_movable_prior()))
-    squares = int(_MOVABLE.sum())
-    out = {}
-    for (t, i), chance in _count_chances().items():
-        n = (squares - t - i, i, t)
-        assignments = lgamma(squares + 1) - sum(lgamma(k + 1) for k in n)
-        independent = sum(k * log(p) for k, p in zip(n, share, strict=True))
-        out[(t, i)] = log(chance) - assignments - independent
-    return out
+                allowed.add((int(left[2]), int(left[1])))
+    return frozenset(allowed)
 
 
 def within_inventory(shapes: np.ndarray) -> bool:
@@ -176,11 +125,7 @@ def within_inventory(shapes: np.ndarray) -> bool:
 
 
 def in_inventory(
-    prob: np.ndarray,
-    log_prior: np.ndarray,
-    shapes: np.ndarray,
-    weak: np.ndarray | None = None,
-    board_prior: bool = False,
+    prob: np.ndarray, log_prior: np.ndarray, shapes: np.ndarray, weak: np.ndarray | None = None
 ) -> np.ndarray:
     """``shapes`` (7, 7) with the movable squares' counts of Ts and straights made an edition's.
 
@@ -197,15 +142,11 @@ def in_inventory(
     the counts by changing a clearly seen side is returned as it is. Any board of the ten
     shapes is a legal position (FORMATS.md), so a renderer or a home-made set that breaks
     the inventory must still read as drawn. None: every side may change.
-
-    ``board_prior``: every board is decoded again, under the board's exact prior on its counts
-    (:func:`count_log_prior`) instead of the squares' independent one, so a tile whose deciding
-    side the camera did not see takes the class the rest of the board leaves most likely.
     """
     movable = shapes[_MOVABLE]
     cls = _CLASS[np.argmax(movable[:, None] == SHAPES, axis=1)]
     allowed = _board_counts()
-    if not board_prior and (int((cls == 2).sum()), int((cls == 1).sum())) in allowed:
+    if (int((cls == 2).sum()), int((cls == 1).sum())) in allowed:
         return shapes
     post = np.log(np.maximum(_shape_posterior(prob, log_prior)[_MOVABLE], 1e-300))  # (33, 10)
     if weak is not None:
@@ -215,31 +156,24 @@ def in_inventory(
     per_class = [np.where(_CLASS[None, :] == k, post, -np.inf) for k in range(3)]
     best = np.stack([p.max(axis=1) for p in per_class], axis=1)
     arg = np.stack([p.argmax(axis=1) for p in per_class], axis=1)
-    # Only squares that may take another class enter the programme; the rest keep their counts.
-    free = np.flatnonzero(np.isfinite(best).sum(axis=1) > 1)
-    picked = cls.copy()
-    kept = np.delete(cls, free)
     n_t, n_i = max(t for t, _ in allowed) + 1, max(i for _, i in allowed) + 1
     score = np.full((n_t, n_i), -np.inf)
-    t0, i0 = int((kept == 2).sum()), int((kept == 1).sum())
-    if t0 >= n_t or i0 >= n_i:
-        return shapes
-    score[t0, i0] = 0.0
-    choice = np.zeros((len(free), n_t, n_i), dtype=np.int8)
-    for k, (s_l, s_i, s_t) in enumerate(best[free]):
+    score[0, 0] = 0.0
+    choice = np.zeros((len(best), n_t, n_i), dtype=np.int8)
+    for k, (s_l, s_i, s_t) in enumerate(best):
         options = np.full((3, n_t, n_i), -np.inf)
         options[0] = score + s_l
         options[1, :, 1:] = score[:, :-1] + s_i
         options[2, 1:, :] = score[:-1, :] + s_t
         choice[k] = options.argmax(axis=0)
         score = options.max(axis=0)
-    counts_prior = count_log_prior() if board_prior else dict.fromkeys(allowed, 0.0)
-    t, i = max(allowed, key=lambda ti: score[ti] + counts_prior[ti])
+    t, i = max(allowed, key=lambda ti: score[ti])
     if not np.isfinite(score[t, i]):
         return shapes
-    for k in range(len(free) - 1, -1, -1):
-        picked[free[k]] = choice[k, t, i]
-        t, i = t - (picked[free[k]] == 2), i - (picked[free[k]] == 1)
+    picked = np.empty(len(best), dtype=np.int64)
+    for k in range(len(best) - 1, -1, -1):
+        picked[k] = choice[k, t, i]
+        t, i = t - (picked[k] == 2), i - (picked[k] == 1)
     out = shapes.copy()
     out[_MOVABLE] = SHAPES[arg[np.arange(len(best)), picked]]
     return out

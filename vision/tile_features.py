@@ -165,12 +165,6 @@ class TilesConfig:
       changing only sides the camera did not clearly see: a usual-band box less than
       ``board_share`` seen (its means are the paint's), a square excluded, or an open
       probability between 1 - ``inventory_doubt`` and ``inventory_doubt``.
-    * ``board_prior``: in the read with the pawns painted out, decode a board within the
-      counts again under its exact prior on the counts of Ts and straights
-      (:func:`vision.tile_decode.count_log_prior`), changing only sides the camera saw (usual
-      box ``board_share`` seen, square not excluded) but read in doubt: a board is one
-      inventory less a spare, so with five Ts read a sixth is as likely as a corner, where the
-      squares' independent prior bets three to one on the corner.
     """
 
     corner_lo: float = 0.07
@@ -195,7 +189,6 @@ class TilesConfig:
     painted_weight: float = 0.25
     inventory: bool = True
     inventory_doubt: float = 0.9
-    board_prior: bool = True
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
     shadow_explains: bool = True

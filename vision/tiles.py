@@ -445,23 +445,6 @@ def _unseen_sides(
     return weak
 
 
-def _seen_in_doubt(
-    prob: np.ndarray, excluded: np.ndarray, visible: tuple[np.ndarray, np.ndarray], cfg: TilesConfig
-) -> np.ndarray:
-    """Sides (7, 7, 4) the camera saw but read in doubt: the only ones the board's count prior may change.
-
-    The prior on the whole board's counts (a board is one inventory less a spare) is worth one or
-    two nats on a tile. That can settle a side whose own evidence is weak but real (a shadow, a
-    glare over it); under a pawn the side's read is the paint's guess, whose log-odds are not
-    calibrated well enough for so small a prior to turn them the right way (vision/notes/tiles.md).
-    So: an open probability between 1 - ``inventory_doubt`` and ``inventory_doubt``, a usual box
-    at least ``board_share`` seen, the square not excluded.
-    """
-    doubt = cfg.inventory_doubt
-    in_doubt = (prob > 1.0 - doubt) & (prob < doubt)
-    return in_doubt & ~excluded[..., None] & (visible[0] >= cfg.board_share)
-
-
 def read_tiles(
     rect: Rectified,
     config: TilesConfig | None = None,
@@ -503,11 +486,6 @@ def read_tiles(
     if cfg.inventory and not within_inventory(shapes):
         unseen = _unseen_sides(choose_prob, excluded, visible, cfg) | _split_sides(*both, cfg)
         shapes = in_inventory(choose_prob, prior, shapes, unseen)
-    elif cfg.inventory and cfg.board_prior and visible is not None:
-        # Only in the read with the pawns painted out: the first read stays the one the pawn
-        # stage was tuned on.
-        doubted = _seen_in_doubt(choose_prob, excluded, visible, cfg)
-        shapes = in_inventory(choose_prob, prior, shapes, doubted, board_prior=True)
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
     # tolist(): the same Python ints and floats as converting element by element, made at once.
