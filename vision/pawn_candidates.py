@@ -30,6 +30,9 @@ only if the first test kept part, not all, of them (:func:`_shaded_body`).
 And one of place: a pawn on an edge square leans outward over the frame, where the tile
 area mask cuts it; for a colour with no pawn, its pixels in the frame's inner band are
 added back unless the frame or table is itself of that colour (:func:`_past_the_edge`).
+And one of company: a pawn in a pile, split by the artwork test into pieces, is put
+together again only where another pawn colour's blob lies against it, for a colour
+with no pawn (:func:`_pile_pieces`).
 
 Measurements and tried alternatives: vision/notes/pawn_candidates.md.
 """
