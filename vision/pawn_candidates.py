@@ -30,9 +30,6 @@ only if the first test kept part, not all, of them (:func:`_shaded_body`).
 And one of place: a pawn on an edge square leans outward over the frame, where the tile
 area mask cuts it; for a colour with no pawn, its pixels in the frame's inner band are
 added back unless the frame or table is itself of that colour (:func:`_past_the_edge`).
-And one of company: a pawn in a pile, split by the artwork test into pieces, is put
-together again only where another pawn colour's blob lies against it, for a colour
-with no pawn (:func:`_pile_pieces`).
 
 Measurements and tried alternatives: vision/notes/pawn_candidates.md.
 """
@@ -53,7 +50,7 @@ from vision.occlusion import shade_invariant
 from vision.order_stats import median
 from vision.pawn_colour import ColourModel, hue_only
 from vision.pawn_features import Material, features
-from vision.pawn_geometry import PILE_GAP, lean_point, slender_axis
+from vision.pawn_geometry import lean_point, slender_axis
 from vision.pawn_light import light_map, neutral, relit
 from vision.pawn_model import PawnConfig, sure_pawns
 from vision.rectify import Rectified
@@ -91,12 +88,6 @@ SLENDER_FILL = 0.6
 #: shadow, darker than the material). Under the lower bound the blob is the material in a shadow or
 #: a dark patch of it (nothing lit); over the upper it is what the first look already had.
 LIT_SHARE = (0.25, 0.9)
-
-#: A body in a pile split into pieces (:func:`_pile_pieces`): the gap (tiles) a closing bridges between pieces of
-#: one colour (a band of material-like pixels across the body, narrower than a pawn's rim and terminator),
-#: and the least size (tile areas) of a piece that counts (a speck of noise joins nothing).
-PIECE_GAP = 0.08
-PIECE_AREA = 0.01
 
 #: A body leaning past the tile area's edge (:func:`_past_the_edge`): how far outside the tile area
 #: (tiles) its pixels are looked for (a pawn is ~0.6-1 tile tall; its top falls at most about half a
@@ -323,9 +314,6 @@ def candidates(
         for color in masks:
             look = (color, gated[color], masks[color], test, cfg, (kernel, k))
             slender.append((color, partial(_shaded_body, look, judging)))
-        pieces = (masks, cfg, (kernel, k))
-        for color in masks:
-            slender.append((color, partial(_pile_pieces, color, pieces, judging)))
         edge = (hue, coloured_anywhere, ranges, inside, cfg, (kernel, k))
         for color in masks if look_past_edge else ():
             slender.append((color, partial(_past_the_edge, color, masks[color], edge, judging)))
@@ -535,72 +523,6 @@ def _shaded_body(look: tuple, judging: tuple) -> Candidate | None:
         return LIT_SHARE[0] <= lit <= LIT_SHARE[1]
 
     return _surest(color, mask, (kernel, k), lit_and_shaded, judging, cfg)
-
-
-def _pile_pieces(color: Color, pieces: tuple, judging: tuple) -> Candidate | None:
-    """The best body of one colour put together from its pieces where it stands in a pile, or None.
-
-    Where pawns pile up, the one behind shows what the one in front leaves, and the
-    artwork test eats more of it where its side looks like the material behind it: the
-    first look keeps pieces, each too ragged or small to score as a body, so the colour's
-    best print wins. A body is one solid, so pieces of one colour separated by a narrow
-    band (:data:`PIECE_GAP`) are joined (a closing) and the whole judged. Joins alone
-    make bodies out of prints' strokes too (p36: a closing for every colour with no pawn
-    added false reports on fresh frames), so a join is looked at only where a pile is
-    evident: the joined blob must lie against a blob of another pawn colour the size of
-    a candidate (within :data:`vision.pawn_geometry.PILE_GAP`), join two pieces of at
-    least :data:`PIECE_AREA` (one piece is the first look's own), and be sure to be a
-    pawn on its own evidence (:func:`_surest`).
-
-    ``pieces`` is (every colour's mask after the artwork test, the config, (opening
-    kernel, its size)); ``judging`` the arguments :func:`vision.pawn_features.features`
-    takes after the box.
-    """
-    masks, cfg, opening = pieces
-    t = judging[2].tile_px
-    first = masks[color]
-    if not first.any():
-        return None
-    size = max(3, round(PIECE_GAP * t)) | 1
-    bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    closed = cv2.morphologyEx(first.view(np.uint8), cv2.MORPH_CLOSE, bridge) > 0
-    part_labels, part_stats = _components(first, *opening)
-    piece = part_stats[:, 4] >= PIECE_AREA * t * t
-    piece[0] = False
-
-    def joins_pieces_in_a_pile(blob: np.ndarray, box: tuple[int, int, int, int]) -> bool:
-        x, y, w, h = box
-        joined = np.unique(part_labels[y : y + h, x : x + w][blob])
-        return int(piece[joined].sum()) >= 2 and _against_another_colour(color, blob, box, pieces, t)
-
-    return _surest(color, closed, opening, joins_pieces_in_a_pile, judging, cfg)
-
-
-def _against_another_colour(
-    color: Color, blob: np.ndarray, box: tuple[int, int, int, int], pieces: tuple, tile_px: int
-) -> bool:
-    """Whether ``blob`` (its pixels in ``box``) comes within :data:`PILE_GAP` pixels of another pawn colour's
-    blob: another pawn's body beside it, a pile.
-
-    The other colour's blobs are looked at in a window round ``box``, which may cut one: a piece of
-    half a candidate's least size (``min_area``) there counts.
-    """
-    masks, cfg, opening = pieces
-    x, y, w, h = box
-    rows, cols = masks[color].shape
-    x0, y0 = max(0, x - PILE_GAP), max(0, y - PILE_GAP)
-    x1, y1 = min(cols, x + w + PILE_GAP), min(rows, y + h + PILE_GAP)
-    near = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    near[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = blob
-    near = cv2.dilate(near, np.ones((2 * PILE_GAP + 1, 2 * PILE_GAP + 1), np.uint8)) > 0
-    least = 0.5 * cfg.min_area * tile_px * tile_px
-    for other, mask in masks.items():
-        if other == color:
-            continue
-        labels, stats = _components(mask[y0:y1, x0:x1], *opening)
-        if any(stats[i, 4] >= least for i in np.unique(labels[near]) if i > 0):
-            return True
-    return False
 
 
 def _surest(

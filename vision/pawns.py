@@ -31,9 +31,7 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    (:func:`vision.pawn_candidates._shaded_body`). By day, a pawn on an edge square
    leans outward over the frame, where the tile area cuts it: the colour's pixels in
    the frame's inner band are added back (:func:`vision.pawn_candidates._past_the_edge`;
-   not at night, when that band shows the LEDs' spill). And where such a colour's
-   pieces lie against another pawn colour's blob (a pile), they are joined across
-   a narrow gap into one body (:func:`vision.pawn_candidates._pile_pieces`).
+   not at night, when that band shows the LEDs' spill).
 2. **Evidence.** Each connected blob is described by edition-free facts of a
    raised, lit solid: its size and compactness (a pawn's foot is ~0.4 tile
    across), saturation, *shading* — a round body facing a light has a lit and a
