@@ -142,7 +142,10 @@ def signals(
     if corroborating is not None and night:
         corroborating = _without_small(corroborating, NIGHT_PAWN_POINTS)
     near = disturbed_inside(beside, corroborating)
-    flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), night)
+    # The unclear tiles on the board's edge, lit ones included: a spill past a readable edge is light.
+    rim = {(r, c) for r, c in unclear if r in (0, SIZE - 1) or c in (0, SIZE - 1)}
+    edge_light = (disturbed_inside(rim, corroborating), lambda: seams()[0])
+    flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), night, edge_light=edge_light)
     if night:
         flags = beside_squares_unknown(flags, hidden)
     flat, dark = flat_groups(
@@ -167,7 +170,9 @@ def signals(
         if night
         else _lone_run(
             flags,
-            lambda: frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), all_gates=True),
+            lambda: frame_band(
+                rect, image_shape, cfg, boxes, (colours, seen_foreign, near), all_gates=True, edge_light=edge_light
+            ),
             lambda: foreign | (blown & ~hidden_points) | seamless_corners(rect, cfg, boxes),
         ),
         lattice=_largest_cluster(foreign),
