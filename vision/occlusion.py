@@ -510,7 +510,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
     """The reason the frame cannot be read now, or None (thresholds in :class:`OcclusionConfig`).
 
     Day and night share the fixed tiles, the grid quality (not when a shadow band or a light
-    explains the fixed tiles' mismatch: ``shade_free_wrong``, ``unwashed_quality``) and an arm crossing the
+    explains the fixed tiles' mismatch: ``shade_free_wrong``, ``unwashed_quality``; by day not when
+    every tile reads, :func:`_board_reads`) and an arm crossing the
     frame beside a disturbed edge tile. By day a group of unclear tiles needs
     something at the edge too (at night it counts alone, lit tiles left out), and a long frame-band run or
     foreign tile corners reaching in from the edge decide alone (from ``min_day_lattice_unclear`` when they
