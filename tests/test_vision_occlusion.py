@@ -38,7 +38,7 @@ from vision.occlusion import (
     under_pawns,
 )
 from vision.occlusion_band import _mixed_light, without_gates
-from vision.occlusion_lattice import _blown_walls
+from vision.occlusion_lattice import _blown_walls, light_seams
 from vision.reader import BoardReader
 from vision.rectify import Rectified
 from vision.render import render_photo
@@ -179,7 +179,9 @@ def test_decide_rules() -> None:
     assert decide(Signals(cfg.min_band_run, 0, 0.99, 1), "day", cfg)
     assert decide(Signals(cfg.min_band_run - 1, 0, 0.99, 1), "day", cfg) is None
     assert decide(Signals(0, 12, 0.99, 0), "day", cfg) is None  # glare or a light pool on the wall lattice
-    assert decide(Signals(0, 0, cfg.min_quality - 0.01, 0), "day", cfg)
+    assert decide(Signals(0, 0, cfg.min_quality - 0.01, 1), "day", cfg)
+    assert decide(Signals(0, 0, cfg.min_quality - 0.01, 0), "day", cfg) is None  # every tile reads: light, not a hand
+    assert decide(Signals(0, 0, cfg.night_min_quality - 0.01, 0), "night", cfg)
     crowd = cfg.max_low_tiles + 1
     assert decide(Signals(1, 0, 0.99, crowd, low_cluster=crowd), "day", cfg)  # an arm at the edge too
     assert decide(Signals(0, 2, 0.99, crowd, low_cluster=crowd, lattice_from_edge=2), "day", cfg)
@@ -532,6 +534,24 @@ def test_a_light_spilling_over_the_edge_is_not_an_arm_but_a_hand_over_frame_and_
     rect, lattice = _lattice_view(arm, quiet)
     assert lattice[1].any()
     assert (frame_band(rect, shape, lattice=lattice) == 1).sum() >= 2
+
+
+def test_a_bright_spill_beside_an_unclear_inner_tile_is_light_by_day_but_not_beside_an_unclear_edge_tile() -> None:
+    m = M
+    image = _framed_board((110, 40, 30), seams=True)  # a dark blue printed frame
+    shape = (2000, 2000)
+    over_edge = (slice(0, m + 20), slice(m + 48, m + 200))  # the top frame and the tiles just inside it
+    spill = image.copy()
+    spill[over_edge] = (spill[over_edge] * (1.1, 1.2, 2.6)).clip(0, 255)  # a bright red pool: corners lit ~1.5x
+    rect, lattice = _lattice_view(spill, np.ones(8 * 7, dtype=bool))  # an unclear tile near every segment
+    seams = light_seams(rect, OcclusionConfig().seam_patch)
+    assert (frame_band(rect, shape, lattice=lattice) == 1).sum() >= 2  # withheld beside the unclear tile
+    inner_only = (np.zeros(8 * 7, dtype=bool), lambda: seams)  # the edge tiles beside it read clearly
+    assert longest_run(frame_band(rect, shape, lattice=lattice, edge_light=inner_only)) <= 1
+    edge_unclear = (np.ones(8 * 7, dtype=bool), lambda: seams)  # an arm would have crossed an edge tile
+    assert longest_run(frame_band(rect, shape, lattice=lattice, edge_light=edge_unclear)) >= 2
+    lost = (np.zeros(8 * 7, dtype=bool), lambda: np.zeros_like(seams))  # the corners' seams hidden: not light
+    assert longest_run(frame_band(rect, shape, lattice=lattice, edge_light=lost)) >= 2
 
 
 def test_a_light_pool_at_night_beside_an_unclear_tile_is_not_an_arm_but_a_hand_there_is() -> None:

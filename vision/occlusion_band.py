@@ -15,7 +15,7 @@ Cases, figures and the rules tried and dropped: vision/notes/occlusion_band.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import cv2
 import numpy as np
@@ -34,6 +34,7 @@ def frame_band(
     lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     night: bool = False,
     all_gates: bool = False,
+    edge_light: tuple[np.ndarray, Callable[[], np.ndarray]] | None = None,
 ) -> np.ndarray:
     """Per segment of the board's own frame (4 sides x 14 half-tiles): 1 foreign, 0 like the frame, -1 unknown.
 
@@ -50,6 +51,9 @@ def frame_band(
     ``night`` neither is one lit with its edge tile corner, even beside an unclear tile (:func:`_lit_at_night`).
     ``all_gates``: judge the gates whatever the board inside shows (a doubtful lone run,
     :func:`vision.occlusion._lone_run`).
+    ``edge_light``: by day, where the board's rim tiles look disturbed (:func:`disturbed_inside` of the unclear
+    tiles on the board's edge) and the lattice's seam strength in linear light (measured on demand): a spill
+    beside an unclear inner tile is light, not an arm (:func:`_lit_past_readable_edge`).
     """
     cfg = config or OcclusionConfig()
     t, m = rect.tile_px, rect.margin_px
@@ -103,7 +107,9 @@ def frame_band(
     for group, least in ((known & ~gates, 12), (known & gates, 8) if gated else (None, 0)):
         if group is None or group.sum() < least:
             continue
-        flags = _foreign_segments(values, _segment_positions(t, m), group.reshape(-1), cfg, lattice, night)
+        flags = _foreign_segments(
+            values, _segment_positions(t, m), group.reshape(-1), cfg, lattice, night, None if night else edge_light
+        )
         out[group] = flags.reshape(4, 2 * SIZE)[group].astype(np.int8)
     return out.reshape(-1)
 
@@ -115,8 +121,10 @@ def _foreign_segments(
     cfg: OcclusionConfig,
     lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
     night: bool = False,
+    edge_light: tuple[np.ndarray, Callable[[], np.ndarray]] | None = None,
 ) -> np.ndarray:
-    """Segments of one population (the plain frame, or the gate arrows) unlike its smooth lighting model."""
+    """Segments of one population (the plain frame, or the gate arrows) unlike its smooth lighting model
+    (``edge_light``: :func:`frame_band`)."""
     residual, expected = _gradient_residuals(values, positions, known, np.ones(3))
     spread = float(np.median(residual[known]))
     threshold = max(cfg.band_floor, cfg.foreign_distance * spread)
@@ -126,7 +134,11 @@ def _foreign_segments(
     if not night:
         flags &= ~_shaded(values, expected, threshold, cfg)
     if lattice is not None and flags.any():
-        excused = _spilled(values - expected, flags, lattice[0], lattice[1], cfg) & ~lattice[2]
+        spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg)
+        excused = spilled & ~lattice[2]
+        if edge_light is not None and (spilled & lattice[2]).any():
+            lit = _lit_at_night(values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg)
+            excused |= _lit_past_readable_edge(lit, edge_light, cfg)
         if night:
             excused |= _lit_at_night(values, expected, flags, lattice[0], lattice[1], cfg)
             excused |= _mixed_light(values, flags, lattice[0], lattice[1], cfg)
@@ -174,6 +186,32 @@ def _spilled(
         size = float(np.linalg.norm(band))
         along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
         out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
+    return out
+
+
+def _lit_past_readable_edge(
+    lit: np.ndarray, edge_light: tuple[np.ndarray, Callable[[], np.ndarray]], cfg: OcclusionConfig
+) -> np.ndarray:
+    """Which spilled segments (:func:`_spilled`) beside a disturbed board are still light, by day: no tile on the
+    board's edge beside them is disturbed (the unclear tile is an inner one), and their edge corner is lit
+    (``lit``: :func:`_lit_at_night`'s test, the segment brighter than its model and the corner at least
+    ``night_lit`` times the board's median) while keeping its seams in linear light between ``lit_lost`` and
+    ``lit_edge`` of the median point.
+
+    A coloured pool over the board's edge tints the frame and the edge corner alike, and its brightest part can
+    make an inner tile near the edge unclear. An arm reaching that far crosses the board's edge on the way: a
+    tile on the edge beside it is unclear or its corners foreign (``edge_light[0]``), and where it lies on the
+    corner it hides the seams (under ``lit_lost``) or brings its outline (over ``lit_edge``; flat by day, as in
+    :func:`vision.occlusion._lit_tiles`). At night :func:`_lit_at_night` excuses every lit segment.
+    Measurements: vision/notes/occlusion_band.md.
+    """
+    candidates = lit & ~edge_light[0]
+    if not candidates.any():
+        return candidates
+    strength = edge_light[1]()
+    out = np.zeros(len(lit), dtype=bool)
+    for index in np.flatnonzero(candidates):
+        out[index] = cfg.lit_lost <= float(strength[_edge_corner(int(index))]) <= cfg.lit_edge
     return out
 
 

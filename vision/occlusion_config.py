@@ -38,7 +38,8 @@ class OcclusionConfig:
       are wrong by shade-free colour (a shadow band over a low-contrast board), or the quality
       passes without the fixed tiles washed out by light (``washed_clip``: that share of each
       corner's pixels clipped, seams kept; left out while ``min_unwashed_fixed`` fixed tiles
-      remain);
+      remain), or every tile reads (none unclear, no fixed tile wrong: coloured pools over a
+      low-contrast board, :func:`vision.occlusion._board_reads`);
     * a group of more than ``max_low_tiles`` unclear tiles touching each other (a hand hides
       neighbouring tiles; the artwork's unclear tiles are scattered) with something at the
       board's edge too (an arm comes in over the edge; a lamp's glare can wash out tiles in
