@@ -1,0 +1,185 @@
+"""A hard shadow band across the board (a lamp's arm, a window bar): found as light, and divided out.
+
+A cast shadow multiplies the light under it by a near-constant factor: corridor and wall,
+tiles and the board's frame alike. Its edges are long straight luminance steps that run on
+across the whole board and over the frame band on both sides, where artwork edges stop at
+tile seams. Inside such a band the colour bands of :mod:`vision.tile_features` compare a
+shaded side with a lit corner (or the other way round), so a lit wall beside a shaded
+corridor reads open.
+
+Here the rectified view's log luminance is averaged along straight lines of every direction:
+at the band's direction the profile across it shows a dip (artwork averages out along an
+oblique line, and along a row it repeats on every row); the dip counts as a shadow only if
+the board's frame band shows it too on *both* ends of the lines (:func:`find_band`). The
+profile then gives the factor at every distance across the band, soft edges included, and
+:func:`unshaded` divides it out of the view before the tiles are read. A frame with no such
+band reads exactly as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.rectify import Rectified
+
+__all__ = ["ShadowBand", "find_band", "unshaded"]
+
+#: Pixels per tile of the small view the profiles are taken on.
+_SMALL = 8
+#: Width of one profile bin, in tiles.
+_BIN = 0.25
+#: Width of one bin of the band's final profile, in tiles.
+_FINE = 1.0 / 24
+#: Directions tried, across 180 degrees.
+_ANGLES = np.deg2rad(np.arange(0.0, 180.0, 4.0))
+#: Log-luminance drop under which a bin is in the shadow (a factor of ~0.8; the lamp arm's shadow is 0.4-0.7).
+MIN_DROP = 0.22
+#: Widths (tiles) a band across the board may have: a lamp's arm or a window bar, not a half-board shade.
+MIN_WIDTH, MAX_WIDTH = 0.4, 2.6
+#: Share of the tile area's drop the frame band must show on each end of the band.
+FRAME_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class ShadowBand:
+    """A shadow band: its normal's ``angle`` (radians), and per profile bin (distance along the normal, from
+    ``origin`` measured from the board's centre, in tiles; bins of ``step``) the log factor the light was
+    multiplied by (0 outside the band)."""
+
+    angle: float
+    origin: float
+    step: float
+    log_factor: np.ndarray
+
+
+def _log_luminance(rect: Rectified) -> np.ndarray:
+    """The whole rectified view (tiles and frame band) at ``_SMALL`` pixels per tile, as log luminance."""
+    img = rect.image if rect.image.ndim == 2 else cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY)
+    scale = _SMALL / rect.tile_px
+    small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return np.log(small.astype(np.float32) + 4.0)
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """Start and end (exclusive) of each run of True in ``mask``."""
+    edges = np.diff(np.concatenate(([0], mask.astype(np.int8), [0])))
+    return list(zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(), strict=True))
+
+
+def _profile(values: np.ndarray, bins: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Mean of ``values`` per bin and the pixel count per bin."""
+    count = np.bincount(bins, minlength=n)
+    total = np.bincount(bins, weights=values, minlength=n)
+    return total / np.maximum(count, 1), count
+
+
+def _dip(profile: np.ndarray, count: np.ndarray, min_count: int) -> tuple[int, int, float] | None:
+    """The deepest run of bins well below the profile's level on both sides: (start, end, mean drop)."""
+    good = count >= min_count
+    if good.sum() < 8:
+        return None
+    level = float(np.median(profile[good]))
+    best = None
+    for start, end in _runs(good & (profile < level - MIN_DROP)):
+        width = (end - start) * _BIN
+        lit_before, lit_after = good[:start].sum(), good[end:].sum()
+        if not (MIN_WIDTH <= width <= MAX_WIDTH) or lit_before < 2 or lit_after < 2:
+            continue
+        drop = level - float(profile[start:end].mean())
+        if best is None or drop > best[2]:
+            best = (start, end, drop)
+    return best
+
+
+def _frame_drop(values: np.ndarray, bins: np.ndarray, run: tuple[int, int]) -> float:
+    """How much darker the frame band's pixels in the run's bins are than the frame band's others near it."""
+    start, end = run
+    inside = (bins >= start) & (bins < end)
+    near = ~inside & (bins >= start - 6) & (bins < end + 6)
+    if inside.sum() < 3 or near.sum() < 3:
+        return 0.0
+    return float(np.median(values[near]) - np.median(values[inside]))
+
+
+def find_band(rect: Rectified) -> ShadowBand | None:
+    """The shadow band across the board, if one is evident (None otherwise)."""
+    lum = _log_luminance(rect)
+    h, w = lum.shape
+    m = rect.margin_px * _SMALL / rect.tile_px
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / _SMALL
+    m_t = m / _SMALL
+    span = 7.0
+    tiles = (xx >= m_t) & (xx < m_t + span) & (yy >= m_t) & (yy < m_t + span)
+    inner, outer = m_t * 0.3, m_t * 1.7 + span  # the frame band, off the photo's own rim
+    frame = ~tiles & (xx >= inner) & (xx < outer) & (yy >= inner) & (yy < outer)
+    centre = m_t + span / 2
+    dx, dy, values = xx - centre, yy - centre, lum
+    reach = np.hypot(centre, centre)
+    n = int(np.ceil(2 * reach / _BIN)) + 1
+    best: tuple[float, float, tuple[int, int]] | None = None
+    for ang in _ANGLES:
+        across = dx * np.cos(ang) + dy * np.sin(ang)
+        bins = ((across + reach) / _BIN).astype(np.int64)
+        profile, count = _profile(values[tiles], bins[tiles], n)
+        dip = _dip(profile, count, min_count=_SMALL)
+        if dip is None:
+            continue
+        along = -dx * np.sin(ang) + dy * np.cos(ang)
+        ends = [frame & (along < 0), frame & (along > 0)]
+        drops = [_frame_drop(values[e], bins[e], dip[:2]) for e in ends]
+        if min(drops) < FRAME_SHARE * dip[2]:
+            continue
+        if best is None or dip[2] > best[0]:
+            best = (dip[2], float(ang), dip[:2])
+    if best is None:
+        return None
+    _, ang, (start, end) = best
+    return _fine_band(rect, ang, (start * _BIN - reach, end * _BIN - reach))
+
+
+def _fine_band(rect: Rectified, angle: float, run: tuple[float, float]) -> ShadowBand:
+    """The band's factor profile at full resolution (bins of ``_FINE`` tile): a soft edge is a ramp a few
+    pixels wide, and a coarse profile would leave a stripe of its residual on every tile it crosses."""
+    img = rect.image if rect.image.ndim == 2 else cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY)
+    lum = np.log(img.astype(np.float32) + 4.0)
+    t, m = rect.tile_px, rect.margin_px
+    tiles = lum[m : m + 7 * t, m : m + 7 * t]
+    coords = (np.arange(7 * t, dtype=np.float32) + 0.5) / t - 3.5
+    across = coords[None, :] * np.cos(angle) + coords[:, None] * np.sin(angle)
+    reach = float(np.hypot(3.5, 3.5))
+    n = int(np.ceil(2 * reach / _FINE)) + 1
+    bins = ((across + reach) / _FINE).astype(np.int64)
+    profile, count = _profile(tiles.ravel(), bins.ravel(), n)
+    start, end = (int((x + reach) / _FINE) for x in run)
+    return ShadowBand(angle, -reach, _FINE, _log_factor(profile, count >= t, start, end, round(_BIN / _FINE)))
+
+def _log_factor(profile: np.ndarray, good: np.ndarray, start: int, end: int, edge: int) -> np.ndarray:
+    """Per bin, the profile's drop below the lit level beside the band (the mean of two tiles on each side),
+    over the run and ``edge`` soft-edge bins on each side; 0 elsewhere."""
+    idx = np.arange(profile.size)
+    side = 8 * edge
+    before = good & (idx < start - edge) & (idx >= start - edge - side)
+    after = good & (idx >= end + edge) & (idx < end + edge + side)
+    lit_before = float(profile[before].mean()) if before.any() else float(profile[after].mean())
+    lit_after = float(profile[after].mean()) if after.any() else lit_before
+    lo, hi = max(start - edge, 0), min(end + edge, profile.size)
+    lit = np.interp(idx[lo:hi], [lo, hi - 1], [lit_before, lit_after])
+    out = np.zeros(profile.size, np.float32)
+    out[lo:hi] = np.where(good[lo:hi], np.minimum(profile[lo:hi] - lit, 0.0), 0.0)
+    return out
+
+def unshaded(rect: Rectified, band: ShadowBand) -> Rectified:
+    """The view with the band's factor divided out (every pixel, tiles and frame)."""
+    size = rect.image.shape[0]
+    coords = (np.arange(size, dtype=np.float32) + 0.5) / rect.tile_px
+    centre = rect.margin_px / rect.tile_px + 3.5
+    across = (coords[None, :] - centre) * np.cos(band.angle) + (coords[:, None] - centre) * np.sin(band.angle)
+    pos = (across - band.origin) / band.step - 0.5
+    log_f = np.interp(pos, np.arange(band.log_factor.size), band.log_factor)
+    gain = np.exp(-log_f).astype(np.float32)
+    img = rect.image.astype(np.float32)
+    img *= gain[..., None] if img.ndim == 3 else gain
+    return replace(rect, image=np.clip(img, 0, 255).astype(np.uint8))
