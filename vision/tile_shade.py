@@ -19,6 +19,7 @@ band reads exactly as before.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -28,13 +29,15 @@ from vision.rectify import Rectified
 __all__ = ["ShadowBand", "find_band", "unshaded"]
 
 #: Pixels per tile of the small view the profiles are taken on.
-_SMALL = 8
+_SMALL = 6
 #: Width of one profile bin, in tiles.
 _BIN = 0.25
 #: Width of one bin of the band's final profile, in tiles.
 _FINE = 1.0 / 24
 #: Directions tried, across 180 degrees.
-_ANGLES = np.deg2rad(np.arange(0.0, 180.0, 4.0))
+_ANGLES = np.deg2rad(np.arange(0.0, 180.0, 5.0))
+#: Turns of the coarse direction the final profile tries (half the coarse step either way).
+_TURNS = np.deg2rad(np.arange(-2.5, 2.6, 1.25))
 #: Log-luminance drop under which a bin is in the shadow (a factor of ~0.8; the lamp arm's shadow is 0.4-0.7).
 MIN_DROP = 0.22
 #: Widths (tiles) a band across the board may have: a lamp's arm or a window bar, not a half-board shade.
@@ -104,57 +107,110 @@ def _frame_drop(values: np.ndarray, bins: np.ndarray, run: tuple[int, int]) -> f
     return float(np.median(values[near]) - np.median(values[inside]))
 
 
-def find_band(rect: Rectified) -> ShadowBand | None:
-    """The shadow band across the board, if one is evident (None otherwise)."""
-    lum = _log_luminance(rect)
-    h, w = lum.shape
-    m = rect.margin_px * _SMALL / rect.tile_px
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / _SMALL
-    m_t = m / _SMALL
-    span = 7.0
-    tiles = (xx >= m_t) & (xx < m_t + span) & (yy >= m_t) & (yy < m_t + span)
-    inner, outer = m_t * 0.3, m_t * 1.7 + span  # the frame band, off the photo's own rim
+@dataclass(frozen=True)
+class _Lines:
+    """Where every pixel of the small view lies across and along lines of each direction (the same for every
+    frame of one view size): ``tile_bins`` (angles, tile pixels) stacked profile bins of the tile area,
+    ``frame_bins`` (angles, frame pixels) profile bins of the frame band and ``frame_end`` (angles, frame
+    pixels) which end of the lines (True: the far one) each frame pixel lies at."""
+
+    tiles: np.ndarray
+    frame: np.ndarray
+    tile_bins: np.ndarray
+    frame_bins: np.ndarray
+    frame_end: np.ndarray
+    bins: int
+    reach: float
+
+
+@cache
+def _lines(size: int, margin_tiles: float) -> _Lines:
+    """The small view's line geometry (:class:`_Lines`) for a view of ``size`` pixels and that margin."""
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / _SMALL
+    tiles = (xx >= margin_tiles) & (xx < margin_tiles + 7) & (yy >= margin_tiles) & (yy < margin_tiles + 7)
+    inner, outer = margin_tiles * 0.3, margin_tiles * 1.7 + 7  # the frame band, off the view's own rim
     frame = ~tiles & (xx >= inner) & (xx < outer) & (yy >= inner) & (yy < outer)
-    centre = m_t + span / 2
-    dx, dy, values = xx - centre, yy - centre, lum
-    reach = np.hypot(centre, centre)
+    centre = margin_tiles + 3.5
+    dx, dy = xx - centre, yy - centre
+    reach = float(np.hypot(centre, centre))
     n = int(np.ceil(2 * reach / _BIN)) + 1
+    cos, sin = np.cos(_ANGLES)[:, None], np.sin(_ANGLES)[:, None]
+    across_t = dx[tiles][None] * cos + dy[tiles][None] * sin
+    across_f = dx[frame][None] * cos + dy[frame][None] * sin
+    along_f = -dx[frame][None] * sin + dy[frame][None] * cos
+    stack = (np.arange(_ANGLES.size) * n)[:, None]
+    tile_bins = ((across_t + reach) / _BIN).astype(np.int64) + stack
+    frame_bins = ((across_f + reach) / _BIN).astype(np.int64)
+    return _Lines(tiles, frame, tile_bins, frame_bins, along_f > 0, n, reach)
+
+
+def find_band(rect: Rectified) -> ShadowBand | None:
+    """The shadow band across the board, if one is evident (None otherwise): the deepest dip of the tile
+    area's profile across lines of some direction that the frame band shows on both ends of the lines."""
+    lum = _log_luminance(rect)
+    lines = _lines(lum.shape[0], rect.margin_px / rect.tile_px)
+    n, k = lines.bins, _ANGLES.size
+    profiles, counts = _profile(np.tile(lum[lines.tiles], k), lines.tile_bins.ravel(), n * k)
+    profiles, counts = profiles.reshape(k, n), counts.reshape(k, n)
+    frame_lum = lum[lines.frame]
+    stacked = lines.frame_bins + ((np.arange(k)[:, None] * 2 + lines.frame_end) * n)
+    frames, frame_counts = _profile(np.tile(frame_lum, k), stacked.ravel(), n * k * 2)
+    frames, frame_counts = frames.reshape(k, 2, n), frame_counts.reshape(k, 2, n)
     best: tuple[float, float, tuple[int, int]] | None = None
-    for ang in _ANGLES:
-        across = dx * np.cos(ang) + dy * np.sin(ang)
-        bins = ((across + reach) / _BIN).astype(np.int64)
-        profile, count = _profile(values[tiles], bins[tiles], n)
-        dip = _dip(profile, count, min_count=_SMALL)
-        if dip is None:
+    for a in _candidate_angles(profiles, counts >= _SMALL, frames, frame_counts >= 2):
+        dip = _dip(profiles[a], counts[a], min_count=_SMALL)
+        if dip is None or (best is not None and dip[2] <= best[0]):
             continue
-        along = -dx * np.sin(ang) + dy * np.cos(ang)
-        ends = [frame & (along < 0), frame & (along > 0)]
-        drops = [_frame_drop(values[e], bins[e], dip[:2]) for e in ends]
-        if min(drops) < FRAME_SHARE * dip[2]:
-            continue
-        if best is None or dip[2] > best[0]:
-            best = (dip[2], float(ang), dip[:2])
+        ends = (lines.frame_end[a], ~lines.frame_end[a])
+        drops = [_frame_drop(frame_lum[e], lines.frame_bins[a][e], dip[:2]) for e in ends]
+        if min(drops) >= FRAME_SHARE * dip[2]:
+            best = (dip[2], float(_ANGLES[a]), dip[:2])
     if best is None:
         return None
     _, ang, (start, end) = best
-    return _fine_band(rect, ang, (start * _BIN - reach, end * _BIN - reach))
+    return _fine_band(rect, ang, (start * _BIN - lines.reach, end * _BIN - lines.reach))
+
+
+def _candidate_angles(profiles: np.ndarray, good: np.ndarray, frames: np.ndarray, frame_good: np.ndarray) -> list[int]:
+    """Directions with a bin ``MIN_DROP`` below the tile area's level (its median) where both ends of the
+    frame band (``frames``: (angles, 2, bins)) are darker than their own level by ``FRAME_SHARE`` of that:
+    a cheap first pass (artwork alone seldom darkens the frame band on both ends in line with it)."""
+    low = good & (profiles < _row_median(profiles, good)[:, None] - MIN_DROP)
+    for end in range(2):
+        level = _row_median(frames[:, end], frame_good[:, end])[:, None]
+        low &= frame_good[:, end] & (frames[:, end] < level - FRAME_SHARE * MIN_DROP)
+    return np.flatnonzero(low.any(axis=1)).tolist()
+
+
+def _row_median(values: np.ndarray, good: np.ndarray) -> np.ndarray:
+    """Median of each row's good values (the lower middle one; inf where a row has none)."""
+    ordered = np.sort(np.where(good, values, np.inf), axis=1)
+    middle = np.maximum(good.sum(axis=1) - 1, 0) // 2
+    return ordered[np.arange(values.shape[0]), middle]
 
 
 def _fine_band(rect: Rectified, angle: float, run: tuple[float, float]) -> ShadowBand:
-    """The band's factor profile at full resolution (bins of ``_FINE`` tile): a soft edge is a ramp a few
-    pixels wide, and a coarse profile would leave a stripe of its residual on every tile it crosses."""
+    """The band's factor profile at full resolution (bins of ``_FINE`` tile), at the direction near the coarse
+    one (``_TURNS``) where the band is deepest: a soft edge is a ramp a few pixels wide, and a coarse or
+    slightly turned profile would leave a stripe of its residual on every tile it crosses."""
     img = rect.image if rect.image.ndim == 2 else cv2.cvtColor(rect.image, cv2.COLOR_BGR2GRAY)
-    lum = np.log(img.astype(np.float32) + 4.0)
     t, m = rect.tile_px, rect.margin_px
-    tiles = lum[m : m + 7 * t, m : m + 7 * t]
+    lum = np.log(img[m : m + 7 * t, m : m + 7 * t].astype(np.float32) + 4.0).ravel()
     coords = (np.arange(7 * t, dtype=np.float32) + 0.5) / t - 3.5
-    across = coords[None, :] * np.cos(angle) + coords[:, None] * np.sin(angle)
     reach = float(np.hypot(3.5, 3.5))
     n = int(np.ceil(2 * reach / _FINE)) + 1
-    bins = ((across + reach) / _FINE).astype(np.int64)
-    profile, count = _profile(tiles.ravel(), bins.ravel(), n)
     start, end = (int((x + reach) / _FINE) for x in run)
-    return ShadowBand(angle, -reach, _FINE, _log_factor(profile, count >= t, start, end, round(_BIN / _FINE)))
+    best: ShadowBand | None = None
+    for turn in _TURNS:
+        ang = angle + turn
+        across = coords[None, :] * np.cos(ang) + coords[:, None] * np.sin(ang)
+        profile, count = _profile(lum, ((across + reach) / _FINE).astype(np.int64).ravel(), n)
+        band = ShadowBand(ang, -reach, _FINE, _log_factor(profile, count >= t, start, end, round(_BIN / _FINE)))
+        if best is None or band.log_factor[start:end].mean() < best.log_factor[start:end].mean():
+            best = band
+    assert best is not None
+    return best
+
 
 def _log_factor(profile: np.ndarray, good: np.ndarray, start: int, end: int, edge: int) -> np.ndarray:
     """Per bin, the profile's drop below the lit level beside the band (the mean of two tiles on each side),
