@@ -42,6 +42,8 @@ _TURNS = np.deg2rad(np.arange(-2.5, 2.6, 1.25))
 MIN_DROP = 0.22
 #: Widths (tiles) a band across the board may have: a lamp's arm or a window bar, not a half-board shade.
 MIN_WIDTH, MAX_WIDTH = 0.4, 2.6
+#: Share of the band's pixels the division may push into clipping (a few specks of highlight).
+CLIP_SHARE = 0.002
 #: Share of the tile area's drop the frame band must show on each end of the band.
 FRAME_SHARE = 0.5
 
@@ -213,22 +215,46 @@ def _fine_band(rect: Rectified, angle: float, run: tuple[float, float]) -> Shado
 
 
 def _log_factor(profile: np.ndarray, good: np.ndarray, start: int, end: int, edge: int) -> np.ndarray:
-    """Per bin, the profile's drop below the lit level beside the band (the mean of two tiles on each side),
-    over the run and ``edge`` soft-edge bins on each side; 0 elsewhere."""
+    """Per bin, the band's log factor: the trapezoid (a flat floor, straight soft edges; :func:`_trapezoids`)
+    that best fits the profile's drop below the lit level beside the band (the mean of two tiles on each
+    side). A fit, not the profile itself: the profile also averages the artwork along each line (seams,
+    rows of corridor at near-axis directions), which divided out would be printed on the tiles inverted."""
     idx = np.arange(profile.size)
     side = 8 * edge
     before = good & (idx < start - edge) & (idx >= start - edge - side)
     after = good & (idx >= end + edge) & (idx < end + edge + side)
     lit_before = float(profile[before].mean()) if before.any() else float(profile[after].mean())
     lit_after = float(profile[after].mean()) if after.any() else lit_before
-    lo, hi = max(start - edge, 0), min(end + edge, profile.size)
-    lit = np.interp(idx[lo:hi], [lo, hi - 1], [lit_before, lit_after])
+    lo, hi = max(start - 4 * edge, 0), min(end + 4 * edge, profile.size)
+    lit = np.interp(idx[lo:hi], [start - edge, end + edge - 1], [lit_before, lit_after])
+    drop = np.where(good[lo:hi], profile[lo:hi] - lit, 0.0)
+    shapes = _trapezoids(idx[lo:hi], start, end, edge)  # (shapes, bins)
+    weights = good[lo:hi].astype(np.float64)
+    fill = (shapes * weights) @ drop / np.maximum((shapes**2) @ weights, 1e-9)
+    fill = np.minimum(fill, 0.0)
+    error = ((drop[None] - fill[:, None] * shapes) ** 2) @ weights
+    k = int(np.argmin(error))
     out = np.zeros(profile.size, np.float32)
-    out[lo:hi] = np.where(good[lo:hi], np.minimum(profile[lo:hi] - lit, 0.0), 0.0)
+    out[lo:hi] = fill[k] * shapes[k]
     return out
 
+
+def _trapezoids(bins: np.ndarray, start: int, end: int, edge: int) -> np.ndarray:
+    """Candidate band shapes over ``bins`` (1 on the floor, 0 in full light, straight ramps between):
+    centres within the run, half-widths within ``edge`` of the run's, ramps from one bin to three ``edge`` wide."""
+    half = (end - start) / 2
+    centres = np.arange(start, end + 1, 2, dtype=np.float64)
+    halves = np.arange(max(half - edge, 2), half + edge + 1, 2, dtype=np.float64)
+    ramps = np.array([1, 2, 4, 6, 9, 12, 18], dtype=np.float64) * edge / 6
+    c, h, r = (a.ravel()[:, None] for a in np.meshgrid(centres, halves, ramps, indexing="ij"))
+    return np.clip((h - np.abs(bins[None] + 0.5 - c)) / r + 0.5, 0.0, 1.0)
+
+
 def unshaded(rect: Rectified, band: ShadowBand) -> Rectified:
-    """The view with the band's factor divided out (every pixel, tiles and frame)."""
+    """The view with the band's factor divided out (every pixel, tiles and frame), then the whole view dimmed
+    as far as needed to keep what lay in the band out of clipping (``CLIP_SHARE`` of its pixels may reach
+    it): a glare spot over the band is added light the division would otherwise burn white, and its
+    corridor/wall contrast with it."""
     size = rect.image.shape[0]
     coords = (np.arange(size, dtype=np.float32) + 0.5) / rect.tile_px
     centre = rect.margin_px / rect.tile_px + 3.5
@@ -238,4 +264,10 @@ def unshaded(rect: Rectified, band: ShadowBand) -> Rectified:
     gain = np.exp(-log_f).astype(np.float32)
     img = rect.image.astype(np.float32)
     img *= gain[..., None] if img.ndim == 3 else gain
+    brightest = img.max(axis=-1) if img.ndim == 3 else img
+    lifted = brightest[gain > 1.01]
+    if lifted.size:
+        k = int((1.0 - CLIP_SHARE) * (lifted.size - 1))
+        peak = float(np.partition(lifted, k)[k])
+        img *= min(1.0, 254.0 / max(peak, 1.0))
     return replace(rect, image=np.clip(img, 0, 255).astype(np.uint8))
