@@ -10,10 +10,11 @@ corridor reads open.
 Here the rectified view's log luminance is averaged along straight lines of every direction:
 at the band's direction the profile across it shows a dip (artwork averages out along an
 oblique line, and along a row it repeats on every row); the dip counts as a shadow only if
-the board's frame band shows it too on *both* ends of the lines (:func:`find_band`). The
-profile then gives the factor at every distance across the band, soft edges included, and
-:func:`unshaded` divides it out of the view before the tiles are read. A frame with no such
-band reads exactly as before.
+the board's frame band shows it too on *both* ends of the lines (:func:`find_band`). A band
+of flat floor and straight soft edges fitted to the full-resolution profile gives the factor
+at every distance across it, and :func:`unshaded` divides it out of the view before the tiles
+are read. A frame with no such band reads exactly as before. Figures and what was tried:
+vision/notes/tile_shade.md.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ _FINE = 1.0 / 24
 _ANGLES = np.deg2rad(np.arange(0.0, 180.0, 5.0))
 #: Turns of the coarse direction the final profile tries (half the coarse step either way).
 _TURNS = np.deg2rad(np.arange(-2.5, 2.6, 1.25))
-#: Log-luminance drop under which a bin is in the shadow (a factor of ~0.8; the lamp arm's shadow is 0.4-0.7).
+#: Log-luminance drop under which a bin is in the shadow (a factor of ~0.8: well past lamp fall-off
+#: between neighbouring bins, well within a cast shadow's depth).
 MIN_DROP = 0.22
 #: Widths (tiles) a band across the board may have: a lamp's arm or a window bar, not a half-board shade.
 MIN_WIDTH, MAX_WIDTH = 0.4, 2.6

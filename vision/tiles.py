@@ -30,6 +30,8 @@ A board whose shapes add up to more Ts or straights than any edition has is deco
 again within the inventory (:func:`vision.tile_decode.in_inventory`), changing only sides
 the camera did not clearly see (:func:`_unseen_sides`, and sides whose two bands contradict
 each other: :func:`_split_sides`); otherwise it stays as read.
+By day a hard shadow band crossing the board and its frame band (a lamp's arm, a window bar) is
+divided out of the view first (:mod:`vision.tile_shade`); a frame with none reads as before.
 At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
 
