@@ -45,6 +45,18 @@ def test_clean_boards_have_no_band() -> None:
             assert find_band(_board(seed, look)[0]) is None
 
 
+def test_featureless_or_noisy_views_have_no_band_and_never_raise() -> None:
+    rect, _ = _board(31, "classic")
+    rng = np.random.default_rng(5)
+    for image in (
+        np.zeros_like(rect.image),
+        np.full_like(rect.image, 255),
+        rng.integers(0, 256, rect.image.shape, dtype=np.uint8),
+    ):
+        view = Rectified(image, rect.tile_px, rect.margin_px, rect.homography, rect.corners, rect.image_shape)
+        assert find_band(view) is None
+
+
 def test_a_band_is_found_and_divided_out() -> None:
     rect, _ = _board(32, "hedge")
     band = find_band(_banded(rect, 0.7, -0.5, 1.3, 0.45))

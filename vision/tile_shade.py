@@ -172,7 +172,8 @@ def find_band(rect: Rectified) -> ShadowBand | None:
     if best is None:
         return None
     _, ang, (start, end) = best
-    return _fine_band(rect, ang, (start * _BIN - lines.reach, end * _BIN - lines.reach))
+    band = _fine_band(rect, ang, (start * _BIN - lines.reach, end * _BIN - lines.reach))
+    return band if float(band.log_factor.min()) < 0.0 else None
 
 
 def _candidate_angles(profiles: np.ndarray, good: np.ndarray, frames: np.ndarray, frame_good: np.ndarray) -> list[int]:
@@ -225,6 +226,8 @@ def _log_factor(profile: np.ndarray, good: np.ndarray, start: int, end: int, edg
     side = 8 * edge
     before = good & (idx < start - edge) & (idx >= start - edge - side)
     after = good & (idx >= end + edge) & (idx < end + edge + side)
+    if not (before.any() or after.any()):
+        return np.zeros(profile.size, np.float32)  # no full light seen beside it: nothing to refer the band to
     lit_before = float(profile[before].mean()) if before.any() else float(profile[after].mean())
     lit_after = float(profile[after].mean()) if after.any() else lit_before
     lo, hi = max(start - 4 * edge, 0), min(end + 4 * edge, profile.size)
