@@ -165,6 +165,9 @@ class TilesConfig:
       changing only sides the camera did not clearly see: a usual-band box less than
       ``board_share`` seen (its means are the paint's), a square excluded, or an open
       probability between 1 - ``inventory_doubt`` and ``inventory_doubt``.
+    * ``shadow_band``: divide a hard shadow band crossing the board and its frame out of the
+      view before reading the tiles (:mod:`vision.tile_shade`); a day rule (at night the light
+      is the glow paint's and the LEDs', not a lamp's). False: off.
     """
 
     corner_lo: float = 0.07
@@ -199,6 +202,7 @@ class TilesConfig:
     line_gate: float = 0.9
     veil_weight: float = 0.5
     veil_shape_weight: float = 1.0
+    shadow_band: bool = True
 
 
 DEFAULT_CONFIG = TilesConfig()

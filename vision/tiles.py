@@ -30,6 +30,8 @@ A board whose shapes add up to more Ts or straights than any edition has is deco
 again within the inventory (:func:`vision.tile_decode.in_inventory`), changing only sides
 the camera did not clearly see (:func:`_unseen_sides`, and sides whose two bands contradict
 each other: :func:`_split_sides`); otherwise it stays as read.
+By day a hard shadow band crossing the board and its frame band (a lamp's arm, a window bar) is
+divided out of the view first (:mod:`vision.tile_shade`); a frame with none reads as before.
 At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
 
@@ -68,6 +70,7 @@ from vision.tile_features import (
 )
 from vision.tile_lines import line_features
 from vision.tile_model import Band, TileModel, fit_model, held_out, learn, read_band, typical_weight
+from vision.tile_shade import find_band, unshaded
 from vision.tile_veil import veil_features
 
 __all__ = [
@@ -118,7 +121,7 @@ def tiles_for_lighting(config: TilesConfig | None, lighting: str) -> TilesConfig
     five renderers: 21 wrong tiles -> 18, but two sets lost one each).
     """
     cfg = config or DEFAULT_CONFIG
-    return replace(cfg, ends_at_depth=True, inventory=False) if lighting == "night" else cfg
+    return replace(cfg, ends_at_depth=True, inventory=False, shadow_band=False) if lighting == "night" else cfg
 
 
 def _excluded_grid(exclude: Iterable[Square] | None) -> np.ndarray:
@@ -464,6 +467,8 @@ def read_tiles(
     (:func:`vision.tile_hidden.visible_shares`); a band counts as far as it was seen.
     """
     cfg = config or DEFAULT_CONFIG
+    if cfg.shadow_band:
+        rect, bands = _without_shadow_band(rect, cfg, bands)
     shaded = shaded_sides(pawns_on) if pawns_on else None
     logit, excluded, model, veil, both = _side_logits(rect, cfg, exclude, bands, shaded, visible)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
@@ -496,6 +501,18 @@ def read_tiles(
             edges = tuple(prob_list[r][c])
             out.append(TileReading(Tile(shape_list[r][c]), conf_list[r][c] * trust, edges))  # type: ignore[arg-type]
     return out
+
+
+def _without_shadow_band(
+    rect: Rectified, cfg: TilesConfig, bands: ViewBands | None
+) -> tuple[Rectified, ViewBands | None]:
+    """The view and its bands with a hard shadow band across the board divided out (:mod:`vision.tile_shade`);
+    unchanged when there is none. The caller's board mask (pawns left out) is kept."""
+    band = find_band(rect)
+    if band is None:
+        return rect, bands
+    lit = unshaded(rect, band)
+    return lit, view_bands(lit, cfg, bands.board if bands is not None else None)
 
 
 def grid_quality(
