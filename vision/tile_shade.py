@@ -44,8 +44,10 @@ _TURNS = np.deg2rad(np.arange(-2.5, 2.6, 1.25))
 MIN_DROP = 0.22
 #: Widths (tiles) a band across the board may have: a lamp's arm or a window bar, not a half-board shade.
 MIN_WIDTH, MAX_WIDTH = 0.4, 2.6
-#: Share of the band's pixels the division may push into clipping (a few specks of highlight).
-CLIP_SHARE = 0.002
+#: Blocks (in tiles) on which the divided band's clipping is judged: a speck of highlight counts as part of its block.
+_BLOCK = 1.0 / 12
+#: Reach (tiles) around a lifted pixel that would clip over which the view is dimmed to keep it below clipping.
+HEADROOM_REACH = 0.5
 #: Share of the tile area's drop the frame band must show on each end of the band.
 FRAME_SHARE = 0.5
 
@@ -54,12 +56,14 @@ FRAME_SHARE = 0.5
 class ShadowBand:
     """A shadow band: its normal's ``angle`` (radians), and per profile bin (distance along the normal, from
     ``origin`` measured from the board's centre, in tiles; bins of ``step``) the log factor the light was
-    multiplied by (0 outside the band)."""
+    multiplied by (0 outside the band). ``found``: where the coarse search found it (direction, and the run
+    across it in tiles from the board's centre), for :func:`find_band` to fit it again on another view."""
 
     angle: float
     origin: float
     step: float
     log_factor: np.ndarray
+    found: tuple[float, tuple[float, float]]
 
 
 def _log_luminance(rect: Rectified) -> np.ndarray:
@@ -148,9 +152,16 @@ def _lines(size: int, margin_tiles: float) -> _Lines:
     return _Lines(tiles, frame, tile_bins, frame_bins, along_f > 0, n, reach)
 
 
-def find_band(rect: Rectified) -> ShadowBand | None:
+def find_band(rect: Rectified, like: ShadowBand | None = None) -> ShadowBand | None:
     """The shadow band across the board, if one is evident (None otherwise): the deepest dip of the tile
-    area's profile across lines of some direction that the frame band shows on both ends of the lines."""
+    area's profile across lines of some direction that the frame band shows on both ends of the lines.
+
+    ``like``: the band found on an earlier view of the same frame (the reader's view before the pawns were
+    painted out): the search is not run again, the band is fitted afresh where ``like`` was found. Not
+    ``like`` itself: the fine fit's direction moves by a turn between the two views now and then, and on
+    spent held-out 4403010 the first view's fit read a tile of the second view wrong (see the note)."""
+    if like is not None:
+        return _fitted(rect, *like.found)
     lum = _log_luminance(rect)
     lines = _lines(lum.shape[0], rect.margin_px / rect.tile_px)
     n, k = lines.bins, _ANGLES.size
@@ -172,7 +183,12 @@ def find_band(rect: Rectified) -> ShadowBand | None:
     if best is None:
         return None
     _, ang, (start, end) = best
-    band = _fine_band(rect, ang, (start * _BIN - lines.reach, end * _BIN - lines.reach))
+    return _fitted(rect, ang, (start * _BIN - lines.reach, end * _BIN - lines.reach))
+
+
+def _fitted(rect: Rectified, angle: float, run: tuple[float, float]) -> ShadowBand | None:
+    """The band found at ``angle`` over ``run`` fitted on ``rect`` (:func:`_fine_band`); None if it is flat."""
+    band = _fine_band(rect, angle, run)
     return band if float(band.log_factor.min()) < 0.0 else None
 
 
@@ -210,7 +226,8 @@ def _fine_band(rect: Rectified, angle: float, run: tuple[float, float]) -> Shado
         ang = angle + turn
         across = coords[None, :] * np.cos(ang) + coords[:, None] * np.sin(ang)
         profile, count = _profile(lum, ((across + reach) / _FINE).astype(np.int64).ravel(), n)
-        band = ShadowBand(ang, -reach, _FINE, _log_factor(profile, count >= t, start, end, round(_BIN / _FINE)))
+        log_factor = _log_factor(profile, count >= t, start, end, round(_BIN / _FINE))
+        band = ShadowBand(ang, -reach, _FINE, log_factor, (angle, run))
         if best is None or band.log_factor[start:end].mean() < best.log_factor[start:end].mean():
             best = band
     assert best is not None
@@ -256,10 +273,11 @@ def _trapezoids(bins: np.ndarray, start: int, end: int, edge: int) -> np.ndarray
 
 
 def unshaded(rect: Rectified, band: ShadowBand) -> Rectified:
-    """The view with the band's factor divided out (every pixel, tiles and frame), then the whole view dimmed
-    as far as needed to keep what lay in the band out of clipping (``CLIP_SHARE`` of its pixels may reach
-    it): a glare spot over the band is added light the division would otherwise burn white, and its
-    corridor/wall contrast with it."""
+    """The view with the band's factor divided out (every pixel, tiles and frame), then dimmed only where what
+    lay in the band would clip (:func:`_headroom`): a glare spot over the band is added light the division
+    would otherwise burn white, and its corridor/wall contrast with it. Everywhere else, and in particular
+    the lit rest of the view with its own clipped highlights, is left exactly as it was: dimming the whole
+    view greyed a far glare tile's burnt pixels and the glare rules of :mod:`vision.tiles` lost it."""
     size = rect.image.shape[0]
     coords = (np.arange(size, dtype=np.float32) + 0.5) / rect.tile_px
     centre = rect.margin_px / rect.tile_px + 3.5
@@ -270,9 +288,28 @@ def unshaded(rect: Rectified, band: ShadowBand) -> Rectified:
     img = rect.image.astype(np.float32)
     img *= gain[..., None] if img.ndim == 3 else gain
     brightest = img.max(axis=-1) if img.ndim == 3 else img
-    lifted = brightest[gain > 1.01]
-    if lifted.size:
-        k = int((1.0 - CLIP_SHARE) * (lifted.size - 1))
-        peak = float(np.partition(lifted, k)[k])
-        img *= min(1.0, 254.0 / max(peak, 1.0))
+    dim = _headroom(brightest, gain > 1.01, rect.tile_px)
+    if dim is not None:
+        img *= dim[..., None] if img.ndim == 3 else dim
     return replace(rect, image=np.clip(img, 0, 255).astype(np.uint8))
+
+
+def _headroom(brightest: np.ndarray, lifted: np.ndarray, tile_px: int) -> np.ndarray | None:
+    """A smooth factor (<= 1) that keeps the lifted pixels (``lifted``) of the divided view out of clipping:
+    the factor each needs (on blocks of ``_BLOCK`` tile, so a speck of highlight counts as part of its block),
+    spread over ``HEADROOM_REACH`` tile around it (the whole spot is dimmed alike, its contrast kept) and
+    blurred as far (no step anywhere: :mod:`vision.tiles` compares each side with its corners). None: nothing
+    would clip. One factor for the whole view instead cost a far glare tile (see the note)."""
+    if not lifted.any() or float(brightest[lifted].max()) <= 254.0:
+        return None
+    block = max(round(tile_px * _BLOCK), 1)
+    small = (brightest.shape[1] // block, brightest.shape[0] // block)
+    mean = cv2.resize(np.where(lifted, brightest, 0.0).astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    need = np.minimum(1.0, 254.0 / np.maximum(mean, 1.0)).astype(np.float32)
+    if float(need.min()) >= 1.0:
+        return None
+    reach = max(round(HEADROOM_REACH / _BLOCK), 1)
+    need = cv2.erode(need, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
+    need = cv2.GaussianBlur(need, (0, 0), reach / 2.0, borderType=cv2.BORDER_REPLICATE)
+    need[need > 0.998] = 1.0  # the blur's far tail would turn 255 into 254: leave what it barely touches
+    return cv2.resize(need, brightest.shape[::-1], interpolation=cv2.INTER_LINEAR)
