@@ -44,10 +44,8 @@ _TURNS = np.deg2rad(np.arange(-2.5, 2.6, 1.25))
 MIN_DROP = 0.22
 #: Widths (tiles) a band across the board may have: a lamp's arm or a window bar, not a half-board shade.
 MIN_WIDTH, MAX_WIDTH = 0.4, 2.6
-#: Blocks (in tiles) on which the divided band's clipping is judged: a speck of highlight counts as part of its block.
-_BLOCK = 1.0 / 12
-#: Reach (tiles) around a lifted pixel that would clip over which the view is dimmed to keep it below clipping.
-HEADROOM_REACH = 0.5
+#: Share of the band's pixels the division may push into clipping (a few specks of highlight).
+CLIP_SHARE = 0.002
 #: Share of the tile area's drop the frame band must show on each end of the band.
 FRAME_SHARE = 0.5
 
@@ -273,11 +271,10 @@ def _trapezoids(bins: np.ndarray, start: int, end: int, edge: int) -> np.ndarray
 
 
 def unshaded(rect: Rectified, band: ShadowBand) -> Rectified:
-    """The view with the band's factor divided out (every pixel, tiles and frame), then dimmed only where what
-    lay in the band would clip (:func:`_headroom`): a glare spot over the band is added light the division
-    would otherwise burn white, and its corridor/wall contrast with it. Everywhere else, and in particular
-    the lit rest of the view with its own clipped highlights, is left exactly as it was: dimming the whole
-    view greyed a far glare tile's burnt pixels and the glare rules of :mod:`vision.tiles` lost it."""
+    """The view with the band's factor divided out (every pixel, tiles and frame), then the whole view dimmed
+    as far as needed to keep what lay in the band out of clipping (``CLIP_SHARE`` of its pixels may reach
+    it): a glare spot over the band is added light the division would otherwise burn white, and its
+    corridor/wall contrast with it."""
     size = rect.image.shape[0]
     coords = (np.arange(size, dtype=np.float32) + 0.5) / rect.tile_px
     centre = rect.margin_px / rect.tile_px + 3.5
@@ -288,28 +285,9 @@ def unshaded(rect: Rectified, band: ShadowBand) -> Rectified:
     img = rect.image.astype(np.float32)
     img *= gain[..., None] if img.ndim == 3 else gain
     brightest = img.max(axis=-1) if img.ndim == 3 else img
-    dim = _headroom(brightest, gain > 1.01, rect.tile_px)
-    if dim is not None:
-        img *= dim[..., None] if img.ndim == 3 else dim
+    lifted = brightest[gain > 1.01]
+    if lifted.size:
+        k = int((1.0 - CLIP_SHARE) * (lifted.size - 1))
+        peak = float(np.partition(lifted, k)[k])
+        img *= min(1.0, 254.0 / max(peak, 1.0))
     return replace(rect, image=np.clip(img, 0, 255).astype(np.uint8))
-
-
-def _headroom(brightest: np.ndarray, lifted: np.ndarray, tile_px: int) -> np.ndarray | None:
-    """A smooth factor (<= 1) that keeps the lifted pixels (``lifted``) of the divided view out of clipping:
-    the factor each needs (on blocks of ``_BLOCK`` tile, so a speck of highlight counts as part of its block),
-    spread over ``HEADROOM_REACH`` tile around it (the whole spot is dimmed alike, its contrast kept) and
-    blurred as far (no step anywhere: :mod:`vision.tiles` compares each side with its corners). None: nothing
-    would clip. One factor for the whole view instead cost a far glare tile (see the note)."""
-    if not lifted.any() or float(brightest[lifted].max()) <= 254.0:
-        return None
-    block = max(round(tile_px * _BLOCK), 1)
-    small = (brightest.shape[1] // block, brightest.shape[0] // block)
-    mean = cv2.resize(np.where(lifted, brightest, 0.0).astype(np.float32), small, interpolation=cv2.INTER_AREA)
-    need = np.minimum(1.0, 254.0 / np.maximum(mean, 1.0)).astype(np.float32)
-    if float(need.min()) >= 1.0:
-        return None
-    reach = max(round(HEADROOM_REACH / _BLOCK), 1)
-    need = cv2.erode(need, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
-    need = cv2.GaussianBlur(need, (0, 0), reach / 2.0, borderType=cv2.BORDER_REPLICATE)
-    need[need > 0.998] = 1.0  # the blur's far tail would turn 255 into 254: leave what it barely touches
-    return cv2.resize(need, brightest.shape[::-1], interpolation=cv2.INTER_LINEAR)
