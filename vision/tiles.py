@@ -516,7 +516,7 @@ def shadow_band(
     view of the same frame (:func:`vision.tile_shade.find_band`: not searched for again, only fitted)."""
     if not (config or DEFAULT_CONFIG).shadow_band:
         return None
-    return find_band(rect, like) if like is not None else find_band(rect)
+    return find_band(rect, like)
 
 
 def _without_shadow_band(
