@@ -80,3 +80,38 @@ def test_tiles_under_a_band_read_as_in_full_light() -> None:
 def test_night_reads_leave_bands_alone() -> None:
     assert not tiles_for_lighting(None, "night").shadow_band
     assert tiles_for_lighting(None, "day").shadow_band
+
+
+def test_a_band_found_on_one_view_is_fitted_again_on_another() -> None:
+    rect, _ = _board(32, "hedge")
+    banded = _banded(rect, 0.7, -0.5, 1.3, 0.45)
+    band = find_band(banded)
+    assert band is not None
+    again = find_band(banded, like=band)
+    assert again is not None and again.angle == band.angle
+    assert np.array_equal(again.log_factor, band.log_factor)
+    # Another view of the frame (a spot painted over, as the reader paints pawns out): fitted on that view.
+    painted = banded.image.copy()
+    painted[150:190, 150:190] = 120
+    view = Rectified(painted, rect.tile_px, rect.margin_px, rect.homography, rect.corners, rect.image_shape)
+    other = find_band(view, like=band)
+    assert other is not None and other.found == band.found
+    assert abs(float(other.log_factor.min()) - float(band.log_factor.min())) < 0.1
+
+
+def test_the_reader_searches_for_the_band_once_a_frame(monkeypatch) -> None:
+    import vision.tile_shade as shade
+    from vision.reader import BoardReader
+
+    searches = []
+    search = shade._candidate_angles
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        searches.append(1)
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(shade, "_candidate_angles", counted)
+    image, label = random_scene(33, look="classic", lighting="day", size=(1280, 960))
+    reading = BoardReader().read_detailed(image, corners=label["corners"])
+    assert reading.pawns  # a painted-out view was read too
+    assert len(searches) == 1

@@ -39,7 +39,7 @@ from vision.locate import BoardNotFoundError, locate_board
 from vision.markers import find_board_by_markers
 from vision.rectify import Lens, Rectified, rectify
 from vision.tile_hidden import visible_shares
-from vision.tiles import grid_quality, read_tiles, tiles_for_lighting, view_bands
+from vision.tiles import grid_quality, read_tiles, shadow_band, tiles_for_lighting, view_bands
 
 
 @dataclass(frozen=True)
@@ -234,7 +234,9 @@ class BoardReader:
         centre = rect.to_rect([(image.shape[1] / 2.0, image.shape[0] / 2.0)])[0]
         # Each view's band features are computed once and shared by its tile read and grid quality.
         first_bands = view_bands(rect, tiles_cfg)
-        first = read_tiles(rect, tiles_cfg, bands=first_bands)
+        # A lamp's shadow band is searched for once (painting the pawns out does not move it), fitted per view.
+        shadow = shadow_band(rect, tiles_cfg)
+        first = read_tiles(rect, tiles_cfg, bands=first_bands, band=shadow)
         detections = pawn_mod.find_pawns(rect, first, cfg.pawns, self.colour_model, lighting=lighting, camera=centre)
         reading.pawns = detections
         exclude = pawn_mod.covered_squares(detections, rect)
@@ -244,7 +246,11 @@ class BoardReader:
         bands = view_bands(erased, tiles_cfg, first_bands.board, (rect, first_bands)) if detections else first_bands
         # The sides' painted-out pixels count little: a tall pawn hides arms the paint cannot restore.
         seen = visible_shares(rect, detections, tiles_cfg) if detections else None
-        tiles = read_tiles(erased, tiles_cfg, bands=bands, pawns_on=exclude, visible=seen) if detections else first
+        if detections:
+            erased_shadow = shadow_band(erased, tiles_cfg, shadow) if shadow is not None else None
+            tiles = read_tiles(erased, tiles_cfg, bands=bands, pawns_on=exclude, visible=seen, band=erased_shadow)
+        else:
+            tiles = first
         # The grid quality is judged with the same tile settings (and features) as the tiles.
         quality = float(grid_quality(erased, tiles_cfg, bands=bands))
         reading.grid_quality = quality

@@ -54,12 +54,14 @@ FRAME_SHARE = 0.5
 class ShadowBand:
     """A shadow band: its normal's ``angle`` (radians), and per profile bin (distance along the normal, from
     ``origin`` measured from the board's centre, in tiles; bins of ``step``) the log factor the light was
-    multiplied by (0 outside the band)."""
+    multiplied by (0 outside the band). ``found``: where the coarse search found it (direction, and the run
+    across it in tiles from the board's centre), for :func:`find_band` to fit it again on another view."""
 
     angle: float
     origin: float
     step: float
     log_factor: np.ndarray
+    found: tuple[float, tuple[float, float]]
 
 
 def _log_luminance(rect: Rectified) -> np.ndarray:
@@ -148,9 +150,16 @@ def _lines(size: int, margin_tiles: float) -> _Lines:
     return _Lines(tiles, frame, tile_bins, frame_bins, along_f > 0, n, reach)
 
 
-def find_band(rect: Rectified) -> ShadowBand | None:
+def find_band(rect: Rectified, like: ShadowBand | None = None) -> ShadowBand | None:
     """The shadow band across the board, if one is evident (None otherwise): the deepest dip of the tile
-    area's profile across lines of some direction that the frame band shows on both ends of the lines."""
+    area's profile across lines of some direction that the frame band shows on both ends of the lines.
+
+    ``like``: the band found on an earlier view of the same frame (the reader's view before the pawns were
+    painted out): the search is not run again, the band is fitted afresh where ``like`` was found. Not
+    ``like`` itself: the fine fit's direction moves by a turn between the two views now and then, and on
+    spent held-out 4403010 the first view's fit read a tile of the second view wrong (see the note)."""
+    if like is not None:
+        return _fitted(rect, *like.found)
     lum = _log_luminance(rect)
     lines = _lines(lum.shape[0], rect.margin_px / rect.tile_px)
     n, k = lines.bins, _ANGLES.size
@@ -172,7 +181,12 @@ def find_band(rect: Rectified) -> ShadowBand | None:
     if best is None:
         return None
     _, ang, (start, end) = best
-    band = _fine_band(rect, ang, (start * _BIN - lines.reach, end * _BIN - lines.reach))
+    return _fitted(rect, ang, (start * _BIN - lines.reach, end * _BIN - lines.reach))
+
+
+def _fitted(rect: Rectified, angle: float, run: tuple[float, float]) -> ShadowBand | None:
+    """The band found at ``angle`` over ``run`` fitted on ``rect`` (:func:`_fine_band`); None if it is flat."""
+    band = _fine_band(rect, angle, run)
     return band if float(band.log_factor.min()) < 0.0 else None
 
 
@@ -210,7 +224,8 @@ def _fine_band(rect: Rectified, angle: float, run: tuple[float, float]) -> Shado
         ang = angle + turn
         across = coords[None, :] * np.cos(ang) + coords[:, None] * np.sin(ang)
         profile, count = _profile(lum, ((across + reach) / _FINE).astype(np.int64).ravel(), n)
-        band = ShadowBand(ang, -reach, _FINE, _log_factor(profile, count >= t, start, end, round(_BIN / _FINE)))
+        log_factor = _log_factor(profile, count >= t, start, end, round(_BIN / _FINE))
+        band = ShadowBand(ang, -reach, _FINE, log_factor, (angle, run))
         if best is None or band.log_factor[start:end].mean() < best.log_factor[start:end].mean():
             best = band
     assert best is not None

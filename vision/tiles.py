@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from types import EllipsisType
 
 import numpy as np
 
@@ -70,7 +71,7 @@ from vision.tile_features import (
 )
 from vision.tile_lines import line_features
 from vision.tile_model import Band, TileModel, fit_model, held_out, learn, read_band, typical_weight
-from vision.tile_shade import find_band, unshaded
+from vision.tile_shade import ShadowBand, find_band, unshaded
 from vision.tile_veil import veil_features
 
 __all__ = [
@@ -89,6 +90,7 @@ __all__ = [
     "learn",
     "read_tiles",
     "shaded_sides",
+    "shadow_band",
     "tiles_for_lighting",
     "view_bands",
 ]
@@ -455,6 +457,7 @@ def read_tiles(
     bands: ViewBands | None = None,
     pawns_on: Iterable[Square] | None = None,
     visible: tuple[np.ndarray, np.ndarray] | None = None,
+    band: ShadowBand | EllipsisType | None = ...,
 ) -> list[TileReading]:
     """Read the 49 tiles (row-major) of a rectified board.
 
@@ -465,10 +468,12 @@ def read_tiles(
     shadows may reach (:func:`shaded_sides`) are read on shade-free features only.
     ``visible``: the share of each side's usual and border box no pawn covered
     (:func:`vision.tile_hidden.visible_shares`); a band counts as far as it was seen.
+    ``band``: the hard shadow band to divide out (:func:`shadow_band` of this view; None: none);
+    ``...`` (the default): looked for here.
     """
     cfg = config or DEFAULT_CONFIG
     if cfg.shadow_band:
-        rect, bands = _without_shadow_band(rect, cfg, bands)
+        rect, bands = _without_shadow_band(rect, cfg, bands, find_band(rect) if band is ... else band)
     shaded = shaded_sides(pawns_on) if pawns_on else None
     logit, excluded, model, veil, both = _side_logits(rect, cfg, exclude, bands, shaded, visible)
     prob = _side_probabilities(logit, excluded, cfg.prob_floor, cfg)
@@ -503,12 +508,22 @@ def read_tiles(
     return out
 
 
+def shadow_band(
+    rect: Rectified, config: TilesConfig | None = None, like: ShadowBand | None = None
+) -> ShadowBand | None:
+    """The hard shadow band across the view that :func:`read_tiles` divides out with ``config`` (None: none,
+    or the config reads without it), for the caller to pass to that read. ``like``: the band of an earlier
+    view of the same frame (:func:`vision.tile_shade.find_band`: not searched for again, only fitted)."""
+    if not (config or DEFAULT_CONFIG).shadow_band:
+        return None
+    return find_band(rect, like)
+
+
 def _without_shadow_band(
-    rect: Rectified, cfg: TilesConfig, bands: ViewBands | None
+    rect: Rectified, cfg: TilesConfig, bands: ViewBands | None, band: ShadowBand | None
 ) -> tuple[Rectified, ViewBands | None]:
-    """The view and its bands with a hard shadow band across the board divided out (:mod:`vision.tile_shade`);
-    unchanged when there is none. The caller's board mask (pawns left out) is kept."""
-    band = find_band(rect)
+    """The view and its bands with ``band`` (a hard shadow band across the board) divided out
+    (:mod:`vision.tile_shade`); unchanged when there is none. The caller's board mask (pawns left out) is kept."""
     if band is None:
         return rect, bands
     lit = unshaded(rect, band)
