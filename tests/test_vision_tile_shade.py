@@ -32,13 +32,6 @@ def _banded(rect: Rectified, angle: float, offset: float, width: float, factor: 
     return Rectified(image, t, m, rect.homography, rect.corners, rect.image_shape)
 
 
-def _wrong(rect: Rectified, label: dict, cfg: TilesConfig) -> list[int]:
-    truth = [t for row in label["tiles"] for t in row]
-    pawns = {tuple(sq) for sq in label["pawns"].values()}
-    read = read_tiles(rect, cfg, exclude=pawns)
-    return [i for i, (r, t) in enumerate(zip(read, truth, strict=True)) if str(r.openings) != t]
-
-
 def test_clean_boards_have_no_band() -> None:
     for seed in (31, 32):
         for look in ("classic", "hedge", "bright"):
@@ -67,14 +60,21 @@ def test_a_band_is_found_and_divided_out() -> None:
     assert float(np.median(np.abs(restored.image.astype(int) - rect.image.astype(int)))) <= 2.0
 
 
+def _edges(rect: Rectified, label: dict, cfg: TilesConfig) -> np.ndarray:
+    pawns = {tuple(sq) for sq in label["pawns"].values()}
+    return np.array([r.edges for r in read_tiles(rect, cfg, exclude=pawns)])
+
+
 def test_tiles_under_a_band_read_as_in_full_light() -> None:
-    # A lit wall beside a shaded corridor read open (bright edition, square 3,6 read EW): the band is
-    # light, not artwork, and once divided out the board reads as the clean render does.
+    # A lit wall beside a shaded corridor reads open (bright edition, square 3,6 read EW): the band is
+    # light, not artwork, and once divided out the sides' open probabilities are the clean render's again.
+    # Probabilities, not shapes: square 3,6 lies near the decision line even in full light (OpenCV 4.14
+    # and 5.0 render and read it on opposite sides of it), while the band moves its sides by half a unit.
     rect, label = _board(31, "bright")
-    assert _wrong(rect, label, TilesConfig()) == []
+    clean = _edges(rect, label, TilesConfig())
     banded = _banded(rect, 1.2, 1.5, 1.0, 0.35)
-    assert _wrong(banded, label, TilesConfig(shadow_band=False)) != []
-    assert _wrong(banded, label, TilesConfig()) == []
+    assert float(np.abs(_edges(banded, label, TilesConfig(shadow_band=False)) - clean).sum()) > 0.3
+    assert float(np.abs(_edges(banded, label, TilesConfig()) - clean).sum()) < 0.1
 
 
 def test_night_reads_leave_bands_alone() -> None:
