@@ -212,12 +212,15 @@ def test_board_under_a_shadow_band() -> None:
         # A board on a dotted cloth, a shadow band across both: every search stage's grid is
         # refuted by the refinement; the pitch sweep about the refuted grid finds the board.
         (1320009, LocateConfig(fallbacks=False)),
-        # 1640 px, a board tilted 16 degrees under a wide lens: every grid of the 4x work copy's
-        # searches, second opinions included, is refuted (the best 1.15 tiles off); the finer
-        # look on the 3x copy places it (and so does the later cloth last resort, l20: off too).
-        (2890018, LocateConfig(finer_look=False, cloth_last=False)),
+        # 1640 px, a board tilted 16 degrees under a wide lens: every grid of the 4x work copy's first
+        # search is refuted (the best 1.15 tiles off). Which fallback places it depends on OpenCV's build
+        # and the CPU's vector paths: the finer look on the 3x copy where the second opinions are refuted
+        # too (where the test was written: the chain without the finer look and the cloth last resort
+        # said "not found"), a second opinion where they are not (OpenCV 5.0 on an AMD EPYC). Only the
+        # chain finds it.
+        (2890018, LocateConfig(fallbacks=False)),
     ],
-    ids=["second-opinions", "finer-look"],
+    ids=["second-opinions", "tilted-lens"],
 )
 def test_a_refused_board_is_found_by_its_fallback(seed: int, without: LocateConfig) -> None:
     """Held-out photos only a fallback finds: without it the frame is "not found" (so this test can fail)."""
