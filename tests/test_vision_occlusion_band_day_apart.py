@@ -8,6 +8,7 @@ import numpy as np
 from tests.test_vision_occlusion import M, _framed_board, _lattice_view
 from vision.occlusion_band import _lit_apart, disturbed_inside, frame_band, longest_run
 from vision.occlusion_config import OcclusionConfig
+from vision.occlusion_lattice import light_seams
 
 SHAPE = (2000, 2000)  # the whole band inside the photo
 OVER_EDGE = (slice(0, M + 20), slice(M + 48, M + 200))  # the top frame and the tiles just inside it
@@ -20,7 +21,8 @@ def _run(pixels: np.ndarray, cfg: OcclusionConfig) -> int:
     foreign = np.zeros((8, 8), dtype=bool)
     foreign[0, 1:5] = True
     near = disturbed_inside(set(), foreign)
-    return longest_run(frame_band(rect, SHAPE, cfg, lattice=(colours, foreign, near)), near)
+    edge_light = (np.zeros(8 * 7, dtype=bool), lambda: light_seams(rect, cfg.seam_patch))  # by day
+    return longest_run(frame_band(rect, SHAPE, cfg, lattice=(colours, foreign, near), edge_light=edge_light), near)
 
 
 def test_a_coloured_light_over_frame_and_edge_corners_is_not_an_arm() -> None:
@@ -39,7 +41,7 @@ def test_a_hand_over_frame_and_edge_corners_still_counts() -> None:
     assert _run(hand, OcclusionConfig()) >= 2
 
 
-def test_the_corner_must_be_foreign_brighter_and_tinted_the_segments_way() -> None:
+def test_the_corner_must_be_foreign_brighter_tinted_the_segments_way_and_keep_its_seams() -> None:
     cfg = OcclusionConfig()
     index = 5  # a top segment: its edge tile corner is lattice point (0, 3)
     expected = np.zeros((4 * 14, 3), np.float32)
@@ -52,18 +54,42 @@ def test_the_corner_must_be_foreign_brighter_and_tinted_the_segments_way() -> No
     colours[:] = (24.0, 57.0, 5.0)  # green walls
     colours[0, 3] = (40.0, 48.0, 6.5)  # tinted toward red, brighter, still far from the frame's red
     foreign = np.zeros((8, 8), dtype=bool)
-    assert not _lit_apart(values, expected, flags, colours, foreign, cfg)[index]  # not foreign: _spilled's case
+    kept = np.ones((8, 8))  # every corner's seams as the board's median point's
+    assert not _lit_apart(values, expected, flags, colours, foreign, cfg, lambda: kept)[index]  # _spilled's case
     foreign[0, 3] = True
-    assert _lit_apart(values, expected, flags, colours, foreign, cfg)[index]
+    assert _lit_apart(values, expected, flags, colours, foreign, cfg, lambda: kept)[index]
+    hidden = kept.copy()
+    hidden[0, 3] = 0.2  # a surface of another colour over the corner (a phone's screen, its rim over the frame)
+    assert not _lit_apart(values, expected, flags, colours, foreign, cfg, lambda: hidden)[index]
     darker = colours.copy()
     darker[0, 3, 2] = 4.0  # dimmer than the board's corners: something hides the light
-    assert not _lit_apart(values, expected, flags, darker, foreign, cfg)[index]
+    assert not _lit_apart(values, expected, flags, darker, foreign, cfg, lambda: kept)[index]
     same = colours.copy()
     same[0, 3, :2] = values[index, :2] + 1.0  # the corner of the segment's own colour: one surface over both
-    assert not _lit_apart(values, expected, flags, same, foreign, cfg)[index]
+    assert not _lit_apart(values, expected, flags, same, foreign, cfg, lambda: kept)[index]
     away = colours.copy()
     away[0, 3, :2] = (18.0, 66.0)  # moved away from the segment's colour
-    assert not _lit_apart(values, expected, flags, away, foreign, cfg)[index]
+    assert not _lit_apart(values, expected, flags, away, foreign, cfg, lambda: kept)[index]
     dim = values.copy()
     dim[index, 2] = 0.25  # the segment darker than its model: light taken, not added
-    assert not _lit_apart(dim, expected, flags, colours, foreign, cfg)[index]
+    assert not _lit_apart(dim, expected, flags, colours, foreign, cfg, lambda: kept)[index]
+
+
+def test_a_corner_of_the_tile_area_is_judged_by_colour_alone() -> None:
+    """The tile area's corner point holds one tile's corner and no seam between tiles: its seams say nothing."""
+    cfg = OcclusionConfig()
+    index = 13  # the last top segment: its edge tile corner is lattice point (0, 7), the tile area's corner
+    expected = np.zeros((4 * 14, 3), np.float32)
+    expected[:] = (36.0, 31.0, 0.30)
+    values = expected.copy()
+    values[index] = (60.0, 22.0, 0.50)
+    flags = np.zeros(4 * 14, dtype=bool)
+    flags[index] = True
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[:] = (24.0, 57.0, 5.0)
+    colours[0, 7] = (40.0, 48.0, 6.5)
+    foreign = np.zeros((8, 8), dtype=bool)
+    foreign[0, 7] = True
+    weak = np.ones((8, 8))
+    weak[0, 7] = 0.3
+    assert _lit_apart(values, expected, flags, colours, foreign, cfg, lambda: weak)[index]
