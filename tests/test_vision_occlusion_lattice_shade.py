@@ -56,3 +56,30 @@ def test_a_surface_that_hides_the_seams_still_vetoes_its_cluster() -> None:
     cluster = np.zeros((8, 8), bool)
     cluster[3, 3] = cluster[3, 4] = cluster[4, 3] = True
     assert not _lit_seams(sleeve, samples, ref, cluster, cfg, shade=True)[3:5, 3:5].any()
+
+
+def test_the_tile_areas_corner_vetoes_nothing_but_a_smooth_edge_point_does() -> None:
+    """The tile area's corner point holds one tile's corner and no seam between tiles: its seams run low by
+    geometry (o36: a coloured LED over the board's corner, spent sixth-renderer day 4901520, corner at 0.39)."""
+    cfg = OcclusionConfig()
+    rect = _relit(clean_rect(41, "classic", "day"), [(0, 6, 2.0), (1, 7, 2.0)])
+    t, m = rect.tile_px, rect.margin_px
+    h = int(0.3 * t)
+    corner = dataclasses.replace(rect, image=rect.image.copy())
+    patch = corner.image[m : m + h, m + 7 * t - h : m + 7 * t]
+    patch[:] = patch.reshape(-1, 3).mean(axis=0).astype(np.uint8)  # nothing left of the print there
+    samples = lattice_colours(corner, cfg)
+    ref = np.median(samples.reshape(-1, 3), axis=0)
+    cluster = np.zeros((8, 8), bool)
+    cluster[0, 6] = cluster[0, 7] = cluster[1, 7] = True  # as if a tinted light made them foreign
+    lit = _lit_seams(corner, samples, ref, cluster, cfg, shade=True)
+    assert lit[0, 6] and lit[1, 7]
+    edge = _relit(clean_rect(41, "classic", "day"), [(0, 4, 2.0), (1, 5, 2.0)])
+    edge = dataclasses.replace(edge, image=edge.image.copy())
+    patch = edge.image[m : m + h, m + 5 * t - h : m + 5 * t + h]
+    patch[:] = patch.reshape(-1, 3).mean(axis=0).astype(np.uint8)  # a smooth surface over an edge point
+    samples = lattice_colours(edge, cfg)
+    ref = np.median(samples.reshape(-1, 3), axis=0)
+    cluster = np.zeros((8, 8), bool)
+    cluster[0, 4] = cluster[0, 5] = cluster[1, 5] = True
+    assert not _lit_seams(edge, samples, ref, cluster, cfg, shade=True)[0:2, 4:6].any()

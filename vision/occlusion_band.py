@@ -139,6 +139,8 @@ def _foreign_segments(
         if edge_light is not None and (spilled & lattice[2]).any():
             lit = _lit_at_night(values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg)
             excused |= _lit_past_readable_edge(lit, edge_light, cfg)
+        if edge_light is not None:
+            excused |= _lit_apart(values, expected, flags, lattice[0], lattice[1], cfg, edge_light[1])
         if night:
             excused |= _lit_at_night(values, expected, flags, lattice[0], lattice[1], cfg)
             excused |= _mixed_light(values, flags, lattice[0], lattice[1], cfg)
@@ -212,6 +214,54 @@ def _lit_past_readable_edge(
     out = np.zeros(len(lit), dtype=bool)
     for index in np.flatnonzero(candidates):
         out[index] = cfg.lit_lost <= float(strength[_edge_corner(int(index))]) <= cfg.lit_edge
+    return out
+
+
+def _lit_apart(
+    values: np.ndarray,
+    expected: np.ndarray,
+    flags: np.ndarray,
+    colours: np.ndarray,
+    foreign: np.ndarray,
+    cfg: OcclusionConfig,
+    seams: Callable[[], np.ndarray],
+) -> np.ndarray:
+    """Which flagged segments beside a foreign edge tile corner are lit, by day, by a coloured light over both:
+    the segment brighter than its lighting model, the corner brighter than the board's median corner, its
+    chromaticity shifted from the walls' toward the segment's (cosine over ``spill_cos``, as in
+    :func:`_mixed_light`), the two still apart (the corner's chromaticity at least ``spill_apart`` of the
+    segment's shift from its model away from the segment's), and the corner keeping its seams in linear light
+    (``seams()``, measured only when a segment passes the rest: between ``lit_lost`` and ``lit_edge`` of the
+    median point, as :func:`_lit_past_readable_edge` holds it). The tile area's four corner points are judged
+    by colour alone: their patch holds one tile's corner and no seam between tiles to keep or hide.
+
+    Light added over the frame and the tiles beside it (an LED's spot on an edge tile) moves both toward its
+    colour but each from its own: the frame's print and the walls' keep colours of their own, so a corner it
+    tints enough to be foreign (its seams flattened in log grey) stays apart from the segment, short of it or
+    past it. A hand, a sleeve or a card over both brings one colour to both: the corner lands on the segment's
+    colour (0.0-0.4 of the shift on the dev hands), and an object of two colours (a phone's rim over the frame,
+    its screen over the corner) hides the seams. :func:`_spilled` holds only beside a corner that is not
+    foreign. Measurements: vision/notes/occlusion_band.md.
+    """
+    ref = np.median(colours.reshape(-1, 3), axis=0)
+    level = float(np.median(colours[..., 2]))
+    out = np.zeros(len(flags), dtype=bool)
+    for index in np.flatnonzero(flags):
+        point = _edge_corner(int(index))
+        if not foreign[point] or values[index, 2] <= expected[index, 2] or colours[point][2] <= level:
+            continue
+        band, corner = values[index, :2] - ref[:2], colours[point][:2] - ref[:2]
+        cosine = float(corner @ band) / max(float(np.linalg.norm(corner) * np.linalg.norm(band)), 1e-6)
+        apart = float(np.linalg.norm(corner - band))
+        shift = float(np.linalg.norm(values[index, :2] - expected[index, :2]))
+        out[index] = cosine > cfg.spill_cos and apart >= cfg.spill_apart * shift
+    if out.any():
+        strength = seams()
+        for index in np.flatnonzero(out):
+            point = _edge_corner(int(index))
+            if point[0] in (0, SIZE) and point[1] in (0, SIZE):
+                continue
+            out[index] = cfg.lit_lost <= float(strength[point]) <= cfg.lit_edge
     return out
 
 

@@ -73,7 +73,9 @@ class OcclusionConfig:
     A frame segment lit by light spilling over the edge (``spill_cos``/``spill_share``: the edge
     corner shifted the same way and keeping its seams) or, at night, tinted by a coloured light
     the glowing walls outshine (``spill_mix``; a corner kept, not foreign, moved at least
-    ``night_tint_share`` of the way) is not an arm. An unclear tile whose corners are
+    ``night_tint_share`` of the way) is not an arm; nor, by day, one lit with its foreign edge corner
+    when the two keep colours of their own (``spill_apart`` of the segment's shift between them: light
+    added over both keeps them apart, one surface over both brings them together). An unclear tile whose corners are
     all at least ``night_lit`` times the board's median corner lightness, none foreign, is washed
     out by light and backs no band run; on an edge tile lit only outside, the inner corners must
     keep ``lit_falloff`` of the outer ones' light (a pool fades, a lit hand ends at its outline).
@@ -135,6 +137,7 @@ class OcclusionConfig:
     spill_cos: float = 0.7
     spill_share: float = 0.25
     spill_mix: float = 0.5
+    spill_apart: float = 0.6
     night_tint_share: float = 0.1
     night_lit: float = 1.25
     lit_falloff: float = 0.5

@@ -184,8 +184,11 @@ def _lit_seams(
     than the board's median is held to ``lit_lost`` of its own linear light (:func:`linear_gain`): shade
     scales the light and every linear-light difference with it, so a corner in a shadow band keeps its
     share of the seams, while a dark surface hides them (at night the walls' glow is the light, which a
-    hand hides). Measured only on frames with a foreign point left (~2 ms there; see ``lit_lost`` in
-    :class:`OcclusionConfig` for the figures; the shade: vision/notes/occlusion_lattice.md).
+    hand hides). The tile area's four corner points veto nothing: their patch holds one tile's corner and no
+    seam between tiles, so their seams run low by geometry (on clean sixth-renderer days a fifth of them under
+    ``lit_lost``), not because something hides them. Measured only on frames with a foreign point left (~2 ms
+    there; see ``lit_lost`` in :class:`OcclusionConfig` for the figures; the shade and the corners:
+    vision/notes/occlusion_lattice.md).
     """
     seams = light_seams(rect, cfg.lattice_patch, 1.0, 2.0)
     clipped = lattice_structure(rect, cfg.lattice_patch, cfg.clip_level)[1]
@@ -193,6 +196,7 @@ def _lit_seams(
     lost = seams < cfg.lit_lost
     if shade and (lost & foreign).any():
         lost &= seams < cfg.lit_lost * np.minimum(linear_gain(rect, cfg.lattice_patch), 1.0)
+    lost[::SIZE, ::SIZE] = False  # the tile area's corners: one tile's corner, no seam between tiles to hide
     count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
     for i in range(1, count):
         cluster = labels == i
