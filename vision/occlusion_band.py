@@ -134,7 +134,7 @@ def _foreign_segments(
     if not night:
         flags &= ~_shaded(values, expected, threshold, cfg)
     if lattice is not None and flags.any():
-        spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg)
+        spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg, None if night else values)
         excused = spilled & ~lattice[2]
         if edge_light is not None and (spilled & lattice[2]).any():
             lit = _lit_at_night(values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg)
@@ -164,7 +164,12 @@ def _shaded(values: np.ndarray, expected: np.ndarray, threshold: float, cfg: Occ
 
 
 def _spilled(
-    shift: np.ndarray, flags: np.ndarray, colours: np.ndarray, foreign: np.ndarray, cfg: OcclusionConfig
+    shift: np.ndarray,
+    flags: np.ndarray,
+    colours: np.ndarray,
+    foreign: np.ndarray,
+    cfg: OcclusionConfig,
+    values: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which flagged segments are lit by a light spilling over the board's edge rather than hidden by an arm.
 
@@ -188,6 +193,9 @@ def _spilled(
         size = float(np.linalg.norm(band))
         along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
         out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
+        if out[index] and values is not None:
+            apart = float(np.linalg.norm(colours[point][:2] - values[index, :2]))
+            out[index] = apart >= cfg.spill_apart * float(np.linalg.norm(band[:2]))
     return out
 
 
