@@ -121,6 +121,9 @@ class OcclusionConfig:
     strict_glare_share: float = 0.12
     max_lattice_cluster: int = 4
     min_band_alone: int = 6
+    min_band_flat: int = 5
+    band_flat_spread: float = 0.22
+    band_flat_end: float = 0.3
     seam_patch: float = 0.15
     seam_keep: float = 0.9
     clip_level: float = 252.0
@@ -181,7 +184,10 @@ class Signals:
     does not decide (a low-contrast board under a shadow band, not a hidden one); ``unwashed_quality``:
     measured only when the quality is under its bar (-1 otherwise or when no fixed tile read wrong is
     washed out by light), the quality without the washed-out fixed tiles read wrong
-    (:func:`vision.occlusion._unwashed_quality`); at or over the bar, the quality does not decide.
+    (:func:`vision.occlusion._unwashed_quality`); at or over the bar, the quality does not decide;
+    ``band_flat``: by day, measured only beside a doubtful lone run, the longest run of foreign frame segments
+    (gates judged) one surface of one colour covers, ending at its outline
+    (:func:`vision.occlusion_band.one_colour_run`).
     """
 
     band_run: int
@@ -198,3 +204,4 @@ class Signals:
     marked_low: int = 0
     shade_free_wrong: int = -1
     unwashed_quality: float = -1.0
+    band_flat: int = 0
