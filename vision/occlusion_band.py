@@ -3,13 +3,17 @@
 :func:`frame_band` judges each half-tile segment of the band against a smooth lighting
 model of the whole band; :func:`longest_run` counts foreign segments going round the
 board; :func:`disturbed_inside` says where the board just inside looks disturbed;
-:func:`finger_clusters` adds up the foreign tile corners of fingers that each cross the frame.
+:func:`finger_clusters` adds up the foreign tile corners of fingers that each cross the frame;
+:func:`one_colour_run` finds one surface over the frame.
 
 Known limits: a hand whose skin has the frame's own hue, or a pale hand over a red frame
 (it lies on the line toward white and passes for glare, :func:`_glare`), is not seen by the
 band; telling it from a lamp's glare needs a sign other than colour (an outline, a shadow).
 A lamp's glare over the band beside an edge tile it made unclear is let off by
 ``lit_falloff`` (a pool's inner corners keep most of its outer ones' light, a hand's do not).
+By day an opaque surface over the frame shows as a run of one colour ending sharply
+(:func:`one_colour_run`), where a pool of light peaks and fades; fingers spread apart over the
+frame (clear frame between them) make no such run.
 Cases, figures and the rules tried and dropped: vision/notes/occlusion_band.md.
 """
 
@@ -236,7 +240,10 @@ def _spilled(
     on over that corner (foreign: the segment counts) or stops short (the corner keeps
     the walls' colour: it counts). ``shift``: each segment's colour minus the band
     model's there (56 x 3, :func:`frame_band` order); ``colours``: 8x8x3 lattice colours.
-    Measurements: vision/notes/occlusion_band.md.
+    ``values`` (by day, the segments' colours): an arm can also go on over the corner and leave it not
+    foreign, its skin passing for lit or blown out (fingertips over the edge row): then the corner lands on
+    the segment's colour, where light leaves the two apart (:func:`_lit_apart`'s ``spill_apart`` test), and the
+    segment counts. Measurements: vision/notes/occlusion_band.md.
     """
     ref = np.median(colours.reshape(-1, 3), axis=0)
     out = np.zeros(len(flags), dtype=bool)
