@@ -54,6 +54,7 @@ from vision.occlusion_band import (
     finger_clusters,
     frame_band,
     longest_run,
+    one_colour_run,
     without_gates,
 )
 from vision.occlusion_config import OcclusionConfig, Signals
@@ -164,17 +165,30 @@ def signals(
     )
     bar = cfg.quality_bar(lighting)
     unwashed = _unwashed_quality(rect, hidden, foreign, seams, cfg, lighting) if quality < bar else -1.0
+    detail: dict[str, np.ndarray] = {}
+    gated = cache(
+        lambda: frame_band(
+            rect,
+            image_shape,
+            cfg,
+            boxes,
+            (colours, seen_foreign, near),
+            all_gates=True,
+            edge_light=edge_light,
+            detail=detail,
+        )
+    )
+    band_alone = (
+        longest_run(without_gates(flags))
+        if night
+        else _lone_run(flags, gated, lambda: foreign | (blown & ~hidden_points) | seamless_corners(rect, cfg, boxes))
+    )
+    # Judged only where the lone run was doubtful (the gates were judged for it): one surface over the frame.
+    one_colour = one_colour_run(gated(), detail["values"], detail["expected"], cfg) if detail else 0
     return Signals(
         band_run=longest_run(flags, near),
-        band_alone=longest_run(without_gates(flags))
-        if night
-        else _lone_run(
-            flags,
-            lambda: frame_band(
-                rect, image_shape, cfg, boxes, (colours, seen_foreign, near), all_gates=True, edge_light=edge_light
-            ),
-            lambda: foreign | (blown & ~hidden_points) | seamless_corners(rect, cfg, boxes),
-        ),
+        band_alone=band_alone,
+        band_flat=one_colour,
         lattice=_largest_cluster(foreign),
         lattice_from_edge=max(
             _largest_cluster(foreign, from_edge=True),
@@ -544,6 +558,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"hand or object over the board's edge ({sig.band_run} frame segments hidden)"
     if not night and sig.band_alone >= cfg.min_band_alone:
         return f"hand or object over the board's frame ({sig.band_alone} frame segments hidden)"
+    if not night and sig.band_flat >= cfg.min_band_flat:
+        return f"hand or object over the board's frame ({sig.band_flat} frame segments of one colour)"
     if (sig.lattice_unclear if night else sig.lattice_from_edge) > cfg.max_lattice_cluster:
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
     if not night and sig.lattice_unclear >= cfg.min_day_lattice_unclear:

@@ -3,13 +3,17 @@
 :func:`frame_band` judges each half-tile segment of the band against a smooth lighting
 model of the whole band; :func:`longest_run` counts foreign segments going round the
 board; :func:`disturbed_inside` says where the board just inside looks disturbed;
-:func:`finger_clusters` adds up the foreign tile corners of fingers that each cross the frame.
+:func:`finger_clusters` adds up the foreign tile corners of fingers that each cross the frame;
+:func:`one_colour_run` finds one surface over the frame.
 
 Known limits: a hand whose skin has the frame's own hue, or a pale hand over a red frame
 (it lies on the line toward white and passes for glare, :func:`_glare`), is not seen by the
 band; telling it from a lamp's glare needs a sign other than colour (an outline, a shadow).
 A lamp's glare over the band beside an edge tile it made unclear is let off by
 ``lit_falloff`` (a pool's inner corners keep most of its outer ones' light, a hand's do not).
+By day an opaque surface over the frame shows as a run of one colour ending sharply
+(:func:`one_colour_run`), where a pool of light peaks and fades; fingers spread apart over the
+frame (clear frame between them) make no such run.
 Cases, figures and the rules tried and dropped: vision/notes/occlusion_band.md.
 """
 
@@ -35,6 +39,7 @@ def frame_band(
     night: bool = False,
     all_gates: bool = False,
     edge_light: tuple[np.ndarray, Callable[[], np.ndarray]] | None = None,
+    detail: dict[str, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Per segment of the board's own frame (4 sides x 14 half-tiles): 1 foreign, 0 like the frame, -1 unknown.
 
@@ -54,6 +59,8 @@ def frame_band(
     ``edge_light``: by day, where the board's rim tiles look disturbed (:func:`disturbed_inside` of the unclear
     tiles on the board's edge) and the lattice's seam strength in linear light (measured on demand): a spill
     beside an unclear inner tile is light, not an arm (:func:`_lit_past_readable_edge`).
+    ``detail``: filled with each judged segment's colour (``"values"``, 56 x 3) and its population's lighting
+    model there (``"expected"``), for :func:`one_colour_run`.
     """
     cfg = config or OcclusionConfig()
     t, m = rect.tile_px, rect.margin_px
@@ -111,7 +118,59 @@ def frame_band(
             values, _segment_positions(t, m), group.reshape(-1), cfg, lattice, night, None if night else edge_light
         )
         out[group] = flags.reshape(4, 2 * SIZE)[group].astype(np.int8)
+        if detail is not None:
+            known_here = group.reshape(-1)
+            detail.setdefault("values", values.copy())
+            expected = detail.setdefault("expected", np.zeros_like(values))
+            expected[known_here] = _gradient_residuals(values, _segment_positions(t, m), known_here, np.ones(3))[1][
+                known_here
+            ]
     return out.reshape(-1)
+
+
+#: :func:`frame_band` order rearranged to go round the board (sides 2 and 3 run backwards), as :func:`longest_run`.
+_RING = np.concatenate(
+    [np.arange(2 * SIZE) + side * 2 * SIZE for side in range(2)]
+    + [np.arange(2 * SIZE)[::-1] + side * 2 * SIZE for side in (2, 3)]
+)
+
+
+def one_colour_run(flags: np.ndarray, values: np.ndarray, expected: np.ndarray, cfg: OcclusionConfig) -> int:
+    """Longest run of foreign segments going round the frame (``flags``, gates judged, :func:`frame_band`) that
+    one surface of one colour covers: every segment's colour (``values``) within ``band_flat_spread`` of the
+    run's median shift from the print (``expected``, each population's lighting model) of the run's median
+    colour, and the known segment just past each end back near the print (its shift at most ``band_flat_end``
+    of the run's). 0 when no run ends (the whole frame foreign) or none is that flat.
+
+    An opaque hand, sleeve or card over the frame replaces the print with its own colour, the same over the
+    plain frame and over the gate arrows, and ends at its outline. A light's pool over the frame (an LED's
+    spot, a lamp's glare or haze) multiplies or adds to the print: its strength peaks and falls off, so the
+    colours along its run change with it and its ends fade over several segments. Fingertips over the frame
+    and the edge row keep the tiles readable and few tile corners foreign (their skin passes for lit or blown
+    out, :func:`_spilled`), but cross the frame as such a plateau. Measurements: vision/notes/occlusion_band.md.
+    """
+    ring = np.asarray(flags).reshape(-1)[_RING]
+    known = np.flatnonzero(ring >= 0)
+    if len(known) == 0 or bool((ring[known] == 1).all()) or not (ring[known] == 1).any():
+        return 0
+    start = int(np.flatnonzero(ring[known] == 0)[0])
+    order = np.roll(known, -start)  # begins on a segment like the frame
+    best, run = 0, []
+    for i, k in enumerate(np.append(order, order[0])):
+        if ring[k] == 1:
+            run.append(k)
+            continue
+        if len(run) > best:
+            segments = _RING[run]
+            shifts = np.linalg.norm(values[segments] - expected[segments], axis=1)
+            level = max(float(np.median(shifts)), 1e-6)
+            spread = np.linalg.norm(values[segments] - np.median(values[segments], axis=0), axis=1)
+            ends = _RING[[order[i - len(run) - 1], k]]
+            past = np.linalg.norm(values[ends] - expected[ends], axis=1)
+            if float(spread.max()) <= cfg.band_flat_spread * level and float(past.max()) <= cfg.band_flat_end * level:
+                best = len(run)
+        run = []
+    return best
 
 
 def _foreign_segments(
@@ -134,7 +193,7 @@ def _foreign_segments(
     if not night:
         flags &= ~_shaded(values, expected, threshold, cfg)
     if lattice is not None and flags.any():
-        spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg)
+        spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg, None if night else values)
         excused = spilled & ~lattice[2]
         if edge_light is not None and (spilled & lattice[2]).any():
             lit = _lit_at_night(values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg)
@@ -164,7 +223,12 @@ def _shaded(values: np.ndarray, expected: np.ndarray, threshold: float, cfg: Occ
 
 
 def _spilled(
-    shift: np.ndarray, flags: np.ndarray, colours: np.ndarray, foreign: np.ndarray, cfg: OcclusionConfig
+    shift: np.ndarray,
+    flags: np.ndarray,
+    colours: np.ndarray,
+    foreign: np.ndarray,
+    cfg: OcclusionConfig,
+    values: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which flagged segments are lit by a light spilling over the board's edge rather than hidden by an arm.
 
@@ -176,7 +240,10 @@ def _spilled(
     on over that corner (foreign: the segment counts) or stops short (the corner keeps
     the walls' colour: it counts). ``shift``: each segment's colour minus the band
     model's there (56 x 3, :func:`frame_band` order); ``colours``: 8x8x3 lattice colours.
-    Measurements: vision/notes/occlusion_band.md.
+    ``values`` (by day, the segments' colours): an arm can also go on over the corner and leave it not
+    foreign, its skin passing for lit or blown out (fingertips over the edge row): then the corner lands on
+    the segment's colour, where light leaves the two apart (:func:`_lit_apart`'s ``spill_apart`` test), and the
+    segment counts. Measurements: vision/notes/occlusion_band.md.
     """
     ref = np.median(colours.reshape(-1, 3), axis=0)
     out = np.zeros(len(flags), dtype=bool)
@@ -188,6 +255,9 @@ def _spilled(
         size = float(np.linalg.norm(band))
         along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
         out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
+        if out[index] and values is not None:
+            apart = float(np.linalg.norm(colours[point][:2] - values[index, :2]))
+            out[index] = apart >= cfg.spill_apart * float(np.linalg.norm(band[:2]))
     return out
 
 

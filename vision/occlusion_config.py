@@ -50,7 +50,11 @@ class OcclusionConfig:
       alone decides only from ``min_band_alone`` segments: a corner's artwork or shadow, a
       pool of light, a striped cloth past a frameless board change its colour too, over
       fewer segments. ``judge_gates``: the gate-arrow segments are judged against a lighting
-      model of their own and count for the run beside a disturbed tile only;
+      model of their own and count for the run beside a disturbed tile only. By day, beside a
+      doubtful lone run, ``min_band_flat`` foreign segments (gates judged) of one colour decide:
+      each within ``band_flat_spread`` of the run's median shift from the print, the segment
+      past each end back within ``band_flat_end`` of it (an opaque surface ends at its outline;
+      a light's pool peaks and fades, :func:`vision.occlusion_band.one_colour_run`);
     * a cluster of more than ``max_lattice_cluster`` foreign tile corners touching and
       reaching the tile area's edge (fingers over tiles that still decode); clusters of
       fingers that each cross a foreign frame segment add up. ``min_bridged_seen``: a
@@ -75,7 +79,8 @@ class OcclusionConfig:
     the glowing walls outshine (``spill_mix``; a corner kept, not foreign, moved at least
     ``night_tint_share`` of the way) is not an arm; nor, by day, one lit with its foreign edge corner
     when the two keep colours of their own (``spill_apart`` of the segment's shift between them: light
-    added over both keeps them apart, one surface over both brings them together). An unclear tile whose corners are
+    added over both keeps them apart, one surface over both brings them together; by day the same test
+    holds a spill beside an edge corner that is not foreign). An unclear tile whose corners are
     all at least ``night_lit`` times the board's median corner lightness, none foreign, is washed
     out by light and backs no band run; on an edge tile lit only outside, the inner corners must
     keep ``lit_falloff`` of the outer ones' light (a pool fades, a lit hand ends at its outline).
@@ -121,6 +126,9 @@ class OcclusionConfig:
     strict_glare_share: float = 0.12
     max_lattice_cluster: int = 4
     min_band_alone: int = 6
+    min_band_flat: int = 5
+    band_flat_spread: float = 0.22
+    band_flat_end: float = 0.3
     seam_patch: float = 0.15
     seam_keep: float = 0.9
     clip_level: float = 252.0
@@ -181,7 +189,10 @@ class Signals:
     does not decide (a low-contrast board under a shadow band, not a hidden one); ``unwashed_quality``:
     measured only when the quality is under its bar (-1 otherwise or when no fixed tile read wrong is
     washed out by light), the quality without the washed-out fixed tiles read wrong
-    (:func:`vision.occlusion._unwashed_quality`); at or over the bar, the quality does not decide.
+    (:func:`vision.occlusion._unwashed_quality`); at or over the bar, the quality does not decide;
+    ``band_flat``: by day, measured only beside a doubtful lone run, the longest run of foreign frame segments
+    (gates judged) one surface of one colour covers, ending at its outline
+    (:func:`vision.occlusion_band.one_colour_run`).
     """
 
     band_run: int
@@ -198,3 +209,4 @@ class Signals:
     marked_low: int = 0
     shade_free_wrong: int = -1
     unwashed_quality: float = -1.0
+    band_flat: int = 0
