@@ -75,6 +75,26 @@ def test_rotation_a_bold_stripe_hides_is_left_once_its_axes_are_taken_out() -> N
     assert all(_rotation_gap(theta, seen) > math.radians(2.0) for theta in left for seen in found)
 
 
+def test_small_board_on_bold_stripes_is_found_at_the_rotation_they_hid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Held-out 5072124 (l23's fresh ho_day 0024, 1640 px): a board of 41 % of the short side, square to the
+    photo, on bold purple stripes at 45 degrees, a shadow band across. The stripes' rotation is the only one
+    proposed (the board's under a tenth of its peak), and every grid was refuted ("fixed tiles do not match",
+    separation 1.25). With the stripes' axes taken out of the normalised gradients the board's rotation is
+    left (:func:`residual_rotations`), and its lattice's grid refines onto the board (separation 6.5)."""
+    import vision.locate_grid as grid
+    from tests.support.holdout_render import random_holdout_scene
+
+    image, label = random_holdout_scene(5072124)
+    with monkeypatch.context() as patch:
+        patch.setattr(grid, "residual_rotations", lambda *args: [])
+        with pytest.raises(BoardNotFoundError):
+            find_board(image)
+    corners = find_board(image)
+    truth = np.asarray(label["corners"], dtype=np.float64)
+    err = min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4))
+    assert err < 0.1 * np.linalg.norm(truth[1] - truth[0]) / SIZE
+
+
 def test_half_gradients_are_those_the_lattice_stages_read() -> None:
     """:func:`vision.locate_grid._half_gradients` halves the work image (both sides, even-cropped)."""
     work = np.zeros((101, 140, 3), np.uint8)
