@@ -207,12 +207,15 @@ class LocateConfig:
       higher, and half a tile off along both axes (``half_phase``); then, for each rotation of the photo (up to
       ``oriented_rotations`` peaks of the gradient-angle histogram down to ``oriented_floor`` of the strongest,
       of the plain and of the contrast-normalised gradients), the lattices measured on the gradients aligned
-      with that rotation's axes only (:mod:`vision.locate_oriented`), one answer per rotation.
+      with that rotation's axes only (:mod:`vision.locate_oriented`), one answer per rotation; last, the rotations
+      left once those rotations' axes are taken out of the normalised gradients
+      (:func:`vision.locate_oriented.residual_rotations`), measured there.
       Why: a small or low-contrast board on a bold checked or striped cloth. The masked lattices can have the
       board's axes and pitch while their grid, half a tile off under a shadow band, scores under the cloth's
       chance grid and is never answered; and a cloth at another rotation takes every lattice estimate (the
       strongest rotations; along the board's own axes the whole photo's autocorrelation is the cloth's, with
-      no peak at the tile pitch). Only refused, non-agreeing frames pay (~0.2-0.5 s).
+      no peak at the tile pitch), and a bold cloth can hold the board's rotation under a tenth of its own peak.
+      Only refused, non-agreeing frames pay (~0.4-0.7 s).
       Measurements: vision/notes/locate.md.
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation

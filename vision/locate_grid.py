@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.locate_centre import ended_centre, periodic_centre
 from vision.locate_lattice import Frame, lattice_frame, lattice_hypotheses, notched_hypotheses, window_lattices
-from vision.locate_oriented import oriented_hypotheses, oriented_rotations
+from vision.locate_oriented import oriented_hypotheses, oriented_rotations, residual_rotations
 from vision.locate_place import (
     blurred,
     keystone_search,
@@ -81,13 +81,21 @@ def cloth_answers(work: np.ndarray, cfg: LocateConfig) -> Iterator[tuple[float, 
     grid of the lattices measured on the gradients aligned with that rotation.
 
     One per rotation, not the best over all: the cloth's own rotation places chance grids too (refuted
-    before), and one of those must not hide the board's.
+    before), and one of those must not hide the board's. Last, one per rotation left once those rotations'
+    axes are taken out of the contrast-normalised gradients (:func:`vision.locate_oriented.residual_rotations`:
+    a small board beside a bold cloth can lie under a tenth of the cloth's peak), its lattices measured on
+    those normalised gradients.
     """
     yield from coarse_answers(work, cfg, notched=True)
     half, gx, gy = _half_gradients(work)
     hi = cfg.max_tile_frac * min(half.shape[:2])
-    for theta in oriented_rotations(gx, gy, _contrast_normalised(gx, gy, round(hi)), cfg):
+    normalised = _contrast_normalised(gx, gy, round(hi))
+    rotations = oriented_rotations(gx, gy, normalised, cfg)
+    for theta in rotations:
         yield from coarse_answers(work, cfg, oriented=theta)
+    # The rotations a bold cloth hid (its axes taken out), measured as they were found: normalised.
+    for theta in residual_rotations(normalised, rotations, cfg):
+        yield from coarse_answers(work, cfg, oriented=theta, normalised=True)
 
 
 def coarse_answers(

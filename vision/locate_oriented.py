@@ -40,7 +40,7 @@ from vision.locate_lattice import (
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
-__all__ = ["oriented_hypotheses", "oriented_rotations"]
+__all__ = ["oriented_hypotheses", "oriented_rotations", "residual_rotations"]
 
 #: Angular spread (degrees, one sigma) of the gradients kept along an axis: a board's lines stay within a
 #: few degrees of its axes under perspective and a lens, while a cloth at another rotation lies 10-45 degrees off.
@@ -54,6 +54,11 @@ AXIS_REACH_DEG = 5.0
 #: Rotations nearer than this (degrees) to one already listed add nothing (the axes are sought 5-10 degrees
 #: either way of it).
 SAME_ROTATION_DEG = 2.0
+
+#: Angular spread (degrees, one sigma) of the gradients taken out along a known rotation's axes by
+#: :func:`residual_rotations`: a bold stripe's gradients spread some 5 degrees either way of its normal at the
+#: work scale (l23: spent final18 held-out day 0018, 38-50 degrees about a 45-degree stripe).
+RESIDUAL_SIGMA_DEG = 6.0
 
 #: Pitch peaks of the 1-D autocorrelation kept per rotation (as ``LocateConfig.max_pitches``).
 PITCH_PEAKS = 2
@@ -102,6 +107,34 @@ def oriented_rotations(
             if all(_rotation_gap(theta, seen) > np.deg2rad(SAME_ROTATION_DEG) for seen in out):
                 out.append(theta)
     return out
+
+
+def residual_rotations(normalised: tuple[np.ndarray, np.ndarray], known: list[float], cfg: LocateConfig) -> list[float]:
+    """The rotations (radians) of the contrast-``normalised`` gradients left once the ``known`` rotations' axes are
+    taken out (each gradient weighed by one minus its :func:`_aligned_weight` at :data:`RESIDUAL_SIGMA_DEG`), down
+    to ``oriented_floor`` of the strongest left; those within :data:`SAME_ROTATION_DEG` of a known one are dropped.
+
+    A bold cloth fills the photo around a small board: its gradients are most of the strong ones, so the
+    board's rotation can lie under a tenth of the cloth's peak, normalised or not (a board turned 18 degrees
+    from a striped cloth: under 0.03 of it), and :func:`oriented_rotations` never proposes it. Taken out, the
+    cloth leaves the board's rotation among the peaks of what remains (measurements: vision/notes/locate.md).
+    """
+    x, y = normalised
+    angle = np.arctan2(y, x)
+    keep = np.ones(angle.shape, dtype=np.float32)
+    for theta in known:
+        off = np.full(angle.shape, np.pi, dtype=np.float32)
+        for normal in (theta, theta + np.pi / 2):
+            off = np.minimum(off, np.abs(np.mod(angle - normal + np.pi / 2, np.pi) - np.pi / 2))
+        keep *= 1.0 - np.exp(-0.5 * (off / np.deg2rad(RESIDUAL_SIGMA_DEG)) ** 2).astype(np.float32)
+    strong = _strong_gradients(x * keep, y * keep)
+    if strong is None:
+        return []
+    return [
+        theta
+        for theta in _orientations(strong, cfg.oriented_rotations, floor=cfg.oriented_floor)
+        if all(_rotation_gap(theta, seen) > np.deg2rad(SAME_ROTATION_DEG) for seen in known)
+    ]
 
 
 def _rotation_gap(a: float, b: float) -> float:
