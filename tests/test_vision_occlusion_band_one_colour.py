@@ -1,5 +1,6 @@
 """By day one surface over the frame (a hand, a sleeve, a card) covers a run of frame segments with one colour and
-ends at its outline; a light's pool peaks and fades (vision.occlusion_band.one_colour_run)."""
+ends at its outline; a light's pool peaks and fades (vision.occlusion_band.one_colour_run), and a spill over the
+frame is light only while the edge corner keeps a colour apart from the segment's (vision.occlusion_band._spilled)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 
 from tests.test_vision_occlusion import M, T, _framed_board, _lattice_view
 from vision.occlusion import decide
-from vision.occlusion_band import frame_band, longest_run, one_colour_run
+from vision.occlusion_band import _spilled, frame_band, longest_run, one_colour_run
 from vision.occlusion_config import OcclusionConfig, Signals
 
 SHAPE = (2000, 2000)  # the whole band inside the photo
@@ -57,3 +58,21 @@ def test_one_colour_run_decides_by_day_only() -> None:
     assert reason is not None and "one colour" in reason
     assert decide(Signals(0, 0, 0.99, 0, band_flat=cfg.min_band_flat - 1), "day", cfg) is None
     assert decide(Signals(0, 0, 0.99, 0, band_flat=9), "night", cfg) is None
+
+
+def test_a_spill_whose_edge_corner_took_the_segments_colour_is_no_light() -> None:
+    cfg = OcclusionConfig()
+    colours = np.zeros((8, 8, 3), np.float32)
+    colours[:] = (20.0, 55.0, 6.0)  # green walls, greener than the frame
+    foreign = np.zeros((8, 8), dtype=bool)
+    flags = np.zeros(56, dtype=bool)
+    flags[5] = True  # a top segment: its edge corner is lattice point (0, 3)
+    expected = np.zeros((56, 3), np.float32)
+    expected[:] = (30.0, 45.0, 7.0)  # the frame's model
+    values = expected.copy()
+    values[5] = (45.0, 34.0, 9.0)  # warmer and brighter
+    colours[0, 3] = (35.0, 44.0, 8.0)  # light moved the corner as far, each keeping its own colour
+    assert _spilled(values - expected, flags, colours, foreign, cfg, values)[5]  # light: each keeps its own
+    colours[0, 3] = (44.5, 34.5, 9.0)  # the corner landed on the segment's colour: one surface over both
+    assert not _spilled(values - expected, flags, colours, foreign, cfg, values)[5]
+    assert _spilled(values - expected, flags, colours, foreign, cfg)[5]  # at night (no colours given) as before

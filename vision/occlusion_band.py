@@ -193,7 +193,7 @@ def _foreign_segments(
     if not night:
         flags &= ~_shaded(values, expected, threshold, cfg)
     if lattice is not None and flags.any():
-        spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg)
+        spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg, None if night else values)
         excused = spilled & ~lattice[2]
         if edge_light is not None and (spilled & lattice[2]).any():
             lit = _lit_at_night(values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg)
@@ -223,7 +223,12 @@ def _shaded(values: np.ndarray, expected: np.ndarray, threshold: float, cfg: Occ
 
 
 def _spilled(
-    shift: np.ndarray, flags: np.ndarray, colours: np.ndarray, foreign: np.ndarray, cfg: OcclusionConfig
+    shift: np.ndarray,
+    flags: np.ndarray,
+    colours: np.ndarray,
+    foreign: np.ndarray,
+    cfg: OcclusionConfig,
+    values: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which flagged segments are lit by a light spilling over the board's edge rather than hidden by an arm.
 
@@ -235,9 +240,10 @@ def _spilled(
     on over that corner (foreign: the segment counts) or stops short (the corner keeps
     the walls' colour: it counts). ``shift``: each segment's colour minus the band
     model's there (56 x 3, :func:`frame_band` order); ``colours``: 8x8x3 lattice colours.
-    An arm can also go on over the corner and leave it not foreign, its skin passing for lit or blown out
-    (fingertips over the edge row); the corner landing on the segment's colour does not tell it from a
-    white glare over both (o37, measured and not kept). Measurements: vision/notes/occlusion_band.md.
+    ``values`` (by day, the segments' colours): an arm can also go on over the corner and leave it not
+    foreign, its skin passing for lit or blown out (fingertips over the edge row): then the corner lands on
+    the segment's colour, where light leaves the two apart (:func:`_lit_apart`'s ``spill_apart`` test), and the
+    segment counts. Measurements: vision/notes/occlusion_band.md.
     """
     ref = np.median(colours.reshape(-1, 3), axis=0)
     out = np.zeros(len(flags), dtype=bool)
@@ -249,6 +255,9 @@ def _spilled(
         size = float(np.linalg.norm(band))
         along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
         out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
+        if out[index] and values is not None:
+            apart = float(np.linalg.norm(colours[point][:2] - values[index, :2]))
+            out[index] = apart >= cfg.spill_apart * float(np.linalg.norm(band[:2]))
     return out
 
 

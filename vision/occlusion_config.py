@@ -79,7 +79,8 @@ class OcclusionConfig:
     the glowing walls outshine (``spill_mix``; a corner kept, not foreign, moved at least
     ``night_tint_share`` of the way) is not an arm; nor, by day, one lit with its foreign edge corner
     when the two keep colours of their own (``spill_apart`` of the segment's shift between them: light
-    added over both keeps them apart, one surface over both brings them together). An unclear tile whose corners are
+    added over both keeps them apart, one surface over both brings them together; by day the same test
+    holds a spill beside an edge corner that is not foreign). An unclear tile whose corners are
     all at least ``night_lit`` times the board's median corner lightness, none foreign, is washed
     out by light and backs no band run; on an edge tile lit only outside, the inner corners must
     keep ``lit_falloff`` of the outer ones' light (a pool fades, a lit hand ends at its outline).
