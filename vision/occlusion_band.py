@@ -255,10 +255,33 @@ def _spilled(
         size = float(np.linalg.norm(band))
         along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
         out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
-        if out[index] and values is not None:
+        if out[index] and values is not None and not _white_gain(values[index], values[index] - band, cfg):
             apart = float(np.linalg.norm(colours[point][:2] - values[index, :2]))
             out[index] = apart >= cfg.spill_apart * float(np.linalg.norm(band[:2]))
     return out
+
+
+def _linear_rgb(colour: np.ndarray, cfg: OcclusionConfig) -> np.ndarray:
+    """The linear R, G, B (0-1, gamma 2.2 decoded) behind one :func:`shade_invariant` colour."""
+    total = float(colour[2]) * 7.65 / cfg.lightness_weight
+    red, green = float(colour[0]) / 100.0 * total, float(colour[1]) / 100.0 * total
+    rgb = np.array([red, green, total - 3.0 - red - green], dtype=np.float64)
+    return (np.clip(rgb, 0.0, 255.0) / 255.0) ** 2.2
+
+
+def _white_gain(value: np.ndarray, model: np.ndarray, cfg: OcclusionConfig) -> bool:
+    """Whether a frame segment gained near-white light over its model (a glare or haze), by day.
+
+    Light adds in linear light: a white or warm glare raises R, G and B alike (the weakest channel's gain at
+    least ``glare_balance`` of the strongest), whatever the print's colour. A surface over the frame (skin,
+    sleeve, card) replaces the print's colour by its own: some channel gains far less than another, or falls.
+    Both a glare and a surface can bring the frame and its edge corner to one colour (:func:`_spilled`), so
+    the one-colour test is only trusted where the gain is not white. A white card or sleeve gains white like a
+    glare (known limit). ``value``, ``model``: :func:`shade_invariant` colours. Measurements:
+    vision/notes/occlusion_band.md (o38).
+    """
+    gain = _linear_rgb(value, cfg) - _linear_rgb(model, cfg)
+    return float(gain.max()) > 0.0 and float(gain.min()) >= cfg.glare_balance * float(gain.max())
 
 
 def _lit_past_readable_edge(
