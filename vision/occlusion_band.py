@@ -243,7 +243,8 @@ def _spilled(
     ``values`` (by day, the segments' colours): an arm can also go on over the corner and leave it not
     foreign, its skin passing for lit or blown out (fingertips over the edge row): then the corner lands on
     the segment's colour, where light leaves the two apart (:func:`_lit_apart`'s ``spill_apart`` test), and the
-    segment counts. Measurements: vision/notes/occlusion_band.md.
+    segment counts; unless the segment gained near-white light (:func:`_white_gain`): a white glare also brings
+    frame and corner to its own colour. Measurements: vision/notes/occlusion_band.md.
     """
     ref = np.median(colours.reshape(-1, 3), axis=0)
     out = np.zeros(len(flags), dtype=bool)
