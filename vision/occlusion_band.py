@@ -193,7 +193,7 @@ def _foreign_segments(
     if not night:
         flags &= ~_shaded(values, expected, threshold, cfg)
     if lattice is not None and flags.any():
-        spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg)
+        spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg, None if night else values)
         excused = spilled & ~lattice[2]
         if edge_light is not None and (spilled & lattice[2]).any():
             lit = _lit_at_night(values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg)
@@ -223,7 +223,12 @@ def _shaded(values: np.ndarray, expected: np.ndarray, threshold: float, cfg: Occ
 
 
 def _spilled(
-    shift: np.ndarray, flags: np.ndarray, colours: np.ndarray, foreign: np.ndarray, cfg: OcclusionConfig
+    shift: np.ndarray,
+    flags: np.ndarray,
+    colours: np.ndarray,
+    foreign: np.ndarray,
+    cfg: OcclusionConfig,
+    values: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which flagged segments are lit by a light spilling over the board's edge rather than hidden by an arm.
 
@@ -235,9 +240,11 @@ def _spilled(
     on over that corner (foreign: the segment counts) or stops short (the corner keeps
     the walls' colour: it counts). ``shift``: each segment's colour minus the band
     model's there (56 x 3, :func:`frame_band` order); ``colours``: 8x8x3 lattice colours.
-    An arm can also go on over the corner and leave it not foreign, its skin passing for lit or blown out
-    (fingertips over the edge row); the corner landing on the segment's colour does not tell it from a
-    white glare over both (o37, measured and not kept). Measurements: vision/notes/occlusion_band.md.
+    ``values`` (by day, the segments' colours): an arm can also go on over the corner and leave it not
+    foreign, its skin passing for lit or blown out (fingertips over the edge row): then the corner lands on
+    the segment's colour, where light leaves the two apart (:func:`_lit_apart`'s ``spill_apart`` test), and the
+    segment counts; unless the segment gained near-white light (:func:`_white_gain`): a white glare also brings
+    frame and corner to its own colour. Measurements: vision/notes/occlusion_band.md.
     """
     ref = np.median(colours.reshape(-1, 3), axis=0)
     out = np.zeros(len(flags), dtype=bool)
@@ -249,7 +256,33 @@ def _spilled(
         size = float(np.linalg.norm(band))
         along = float(band @ corner) / max(size * float(np.linalg.norm(corner)), 1e-6)
         out[index] = along > cfg.spill_cos and float(np.linalg.norm(corner)) >= cfg.spill_share * size
+        if out[index] and values is not None and not _white_gain(values[index], values[index] - band, cfg):
+            apart = float(np.linalg.norm(colours[point][:2] - values[index, :2]))
+            out[index] = apart >= cfg.spill_apart * float(np.linalg.norm(band[:2]))
     return out
+
+
+def _linear_rgb(colour: np.ndarray, cfg: OcclusionConfig) -> np.ndarray:
+    """The linear R, G, B (0-1, gamma 2.2 decoded) behind one :func:`shade_invariant` colour."""
+    total = float(colour[2]) * 7.65 / cfg.lightness_weight
+    red, green = float(colour[0]) / 100.0 * total, float(colour[1]) / 100.0 * total
+    rgb = np.array([red, green, total - 3.0 - red - green], dtype=np.float64)
+    return (np.clip(rgb, 0.0, 255.0) / 255.0) ** 2.2
+
+
+def _white_gain(value: np.ndarray, model: np.ndarray, cfg: OcclusionConfig) -> bool:
+    """Whether a frame segment gained near-white light over its model (a glare or haze), by day.
+
+    Light adds in linear light: a white or warm glare raises R, G and B alike (the weakest channel's gain at
+    least ``glare_balance`` of the strongest), whatever the print's colour. A surface over the frame (skin,
+    sleeve, card) replaces the print's colour by its own: some channel gains far less than another, or falls.
+    Both a glare and a surface can bring the frame and its edge corner to one colour (:func:`_spilled`), so
+    the one-colour test is only trusted where the gain is not white. A white card or sleeve gains white like a
+    glare (known limit). ``value``, ``model``: :func:`shade_invariant` colours. Measurements:
+    vision/notes/occlusion_band.md (o38).
+    """
+    gain = _linear_rgb(value, cfg) - _linear_rgb(model, cfg)
+    return float(gain.max()) > 0.0 and float(gain.min()) >= cfg.glare_balance * float(gain.max())
 
 
 def _lit_past_readable_edge(

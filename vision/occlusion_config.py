@@ -79,10 +79,13 @@ class OcclusionConfig:
     the glowing walls outshine (``spill_mix``; a corner kept, not foreign, moved at least
     ``night_tint_share`` of the way) is not an arm; nor, by day, one lit with its foreign edge corner
     when the two keep colours of their own (``spill_apart`` of the segment's shift between them: light
-    added over both keeps them apart, one surface over both brings them together). An unclear tile whose corners are
-    all at least ``night_lit`` times the board's median corner lightness, none foreign, is washed
-    out by light and backs no band run; on an edge tile lit only outside, the inner corners must
-    keep ``lit_falloff`` of the outer ones' light (a pool fades, a lit hand ends at its outline).
+    added over both keeps them apart, one surface over both brings them together; by day the same test
+    holds a spill beside an edge corner that is not foreign, unless the segment gained near-white light:
+    every linear channel at least ``glare_balance`` of the strongest gain, a glare bringing both to its colour).
+    An unclear tile whose corners are all at least ``night_lit`` times the board's median corner
+    lightness, none foreign, is washed out by light and backs no band run; on an edge tile lit only
+    outside, the inner corners must keep ``lit_falloff`` of the outer ones' light (a pool fades, a lit
+    hand ends at its outline).
 
     Flat groups, day and night: at least ``min_flat_cells`` half-tile cells whose structure
     (mean log-grey gradient) is under ``flat_level`` of the board's median cell, lying on an
@@ -145,6 +148,7 @@ class OcclusionConfig:
     spill_share: float = 0.25
     spill_mix: float = 0.5
     spill_apart: float = 0.6
+    glare_balance: float = 0.35
     night_tint_share: float = 0.1
     night_lit: float = 1.25
     lit_falloff: float = 0.5
