@@ -131,6 +131,9 @@ class OcclusionConfig:
     min_band_flat: int = 5
     band_flat_spread: float = 0.22
     band_flat_end: float = 0.3
+    min_band_fingers: int = 3
+    finger_cont: float = 0.08
+    finger_strip: tuple[float, float] = (0.04, 0.16)
     seam_patch: float = 0.15
     seam_keep: float = 0.9
     clip_level: float = 252.0
@@ -213,3 +216,4 @@ class Signals:
     shade_free_wrong: int = -1
     unwashed_quality: float = -1.0
     band_flat: int = 0
+    band_fingers: int = 0
