@@ -54,7 +54,12 @@ class OcclusionConfig:
       doubtful lone run, ``min_band_flat`` foreign segments (gates judged) of one colour decide:
       each within ``band_flat_spread`` of the run's median shift from the print, the segment
       past each end back within ``band_flat_end`` of it (an opaque surface ends at its outline;
-      a light's pool peaks and fades, :func:`vision.occlusion_band.one_colour_run`);
+      a light's pool peaks and fades, :func:`vision.occlusion_band.one_colour_run`). By day
+      ``min_band_fingers`` foreign segments on one side (gates judged), each at most one segment from the
+      next, whose colour goes on over the edge tile just inside (``finger_strip``, in tiles) within
+      ``finger_cont`` of the segment's shift from the print decide: fingers spread apart, one opaque
+      surface over frame and tile; light keeps the tile's colour apart from the frame's
+      (:func:`vision.occlusion_band.finger_run`);
     * a cluster of more than ``max_lattice_cluster`` foreign tile corners touching and
       reaching the tile area's edge (fingers over tiles that still decode); clusters of
       fingers that each cross a foreign frame segment add up. ``min_bridged_seen``: a
@@ -198,7 +203,9 @@ class Signals:
     (:func:`vision.occlusion._unwashed_quality`); at or over the bar, the quality does not decide;
     ``band_flat``: by day, measured only beside a doubtful lone run, the longest run of foreign frame segments
     (gates judged) one surface of one colour covers, ending at its outline
-    (:func:`vision.occlusion_band.one_colour_run`).
+    (:func:`vision.occlusion_band.one_colour_run`); ``band_fingers``: by day, wherever the plain frame has a
+    foreign segment, the most foreign segments on one side (gates judged) that go on over the edge tile in their
+    own colour, each at most one segment from the next (:func:`vision.occlusion_band.finger_run`).
     """
 
     band_run: int
