@@ -50,6 +50,8 @@ def test_finger_run_counts_segments_at_most_one_apart_on_one_side() -> None:
     assert finger_run(flags, values, expected, inner, cfg) == 3
     inner[4] = (30.0, 30.0, 10.0)  # the tile beside segment 4 keeps its own colour: light, not a finger
     assert finger_run(flags, values, expected, inner, cfg) == 1
+    inner[4] = values[4] = (30.0, 30.0, 16.0)  # a haze: the print's colour, brighter in every channel ...
+    assert finger_run(flags, values, expected, inner, cfg) == 1  # ... washing frame and tile alike: no finger
 
 
 def test_finger_run_decides_by_day_only() -> None:
