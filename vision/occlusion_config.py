@@ -57,8 +57,9 @@ class OcclusionConfig:
       a light's pool peaks and fades, :func:`vision.occlusion_band.one_colour_run`). By day
       ``min_band_fingers`` foreign segments on one side (gates judged), each at most one segment from the
       next, whose colour goes on over the edge tile just inside (``finger_strip``, in tiles) within
-      ``finger_cont`` of the segment's shift from the print decide: fingers spread apart, one opaque
-      surface over frame and tile; light keeps the tile's colour apart from the frame's
+      ``finger_cont`` of the segment's shift from the print, and not gained near-white light
+      (``glare_balance``), decide: fingers spread apart, one opaque surface over frame and tile; light
+      keeps the tile's colour apart from the frame's, a haze that does not is near-white
       (:func:`vision.occlusion_band.finger_run`);
     * a cluster of more than ``max_lattice_cluster`` foreign tile corners touching and
       reaching the tile area's edge (fingers over tiles that still decode); clusters of
