@@ -52,7 +52,9 @@ from vision.occlusion_band import (
     beside_squares_unknown,
     disturbed_inside,
     finger_clusters,
+    finger_run,
     frame_band,
+    inner_colours,
     longest_run,
     one_colour_run,
     without_gates,
@@ -185,10 +187,15 @@ def signals(
     )
     # Judged only where the lone run was doubtful (the gates were judged for it): one surface over the frame.
     one_colour = one_colour_run(gated(), detail["values"], detail["expected"], cfg) if detail else 0
+    # By day, wherever the plain frame has a foreign segment: fingers going on over the edge tiles.
+    fingers = 0
+    if not night and bool((flags == 1).any()):
+        fingers = finger_run(gated(), detail["values"], detail["expected"], inner_colours(rect, cfg), cfg)
     return Signals(
         band_run=longest_run(flags, near),
         band_alone=band_alone,
         band_flat=one_colour,
+        band_fingers=fingers,
         lattice=_largest_cluster(foreign),
         lattice_from_edge=max(
             _largest_cluster(foreign, from_edge=True),
@@ -560,6 +567,8 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"hand or object over the board's frame ({sig.band_alone} frame segments hidden)"
     if not night and sig.band_flat >= cfg.min_band_flat:
         return f"hand or object over the board's frame ({sig.band_flat} frame segments of one colour)"
+    if not night and sig.band_fingers >= cfg.min_band_fingers:
+        return f"hand over the board's frame and edge ({sig.band_fingers} frame segments going on over the tiles)"
     if (sig.lattice_unclear if night else sig.lattice_from_edge) > cfg.max_lattice_cluster:
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
     if not night and sig.lattice_unclear >= cfg.min_day_lattice_unclear:

@@ -4,7 +4,8 @@
 model of the whole band; :func:`longest_run` counts foreign segments going round the
 board; :func:`disturbed_inside` says where the board just inside looks disturbed;
 :func:`finger_clusters` adds up the foreign tile corners of fingers that each cross the frame;
-:func:`one_colour_run` finds one surface over the frame.
+:func:`one_colour_run` finds one surface over the frame; :func:`finger_run` finds fingers
+that cross it apart and go on over the edge tiles in their own colour.
 
 Known limits: a hand whose skin has the frame's own hue, or a pale hand over a red frame
 (it lies on the line toward white and passes for glare, :func:`_glare`), is not seen by the
@@ -13,7 +14,10 @@ A lamp's glare over the band beside an edge tile it made unclear is let off by
 ``lit_falloff`` (a pool's inner corners keep most of its outer ones' light, a hand's do not).
 By day an opaque surface over the frame shows as a run of one colour ending sharply
 (:func:`one_colour_run`), where a pool of light peaks and fades; fingers spread apart over the
-frame (clear frame between them) make no such run.
+frame (clear frame between them) make no such run, but each keeps its colour over the edge tile
+just inside, where light leaves the tile's colour apart from the frame's (:func:`finger_run`;
+a sixth-renderer haze at its peak does it for up to two segments). Fingertips that stop at the
+frame's inner edge, or skin of the frame's hue, stay unseen.
 Cases, figures and the rules tried and dropped: vision/notes/occlusion_band.md.
 """
 
@@ -170,6 +174,59 @@ def one_colour_run(flags: np.ndarray, values: np.ndarray, expected: np.ndarray, 
             if float(spread.max()) <= cfg.band_flat_spread * level and float(past.max()) <= cfg.band_flat_end * level:
                 best = len(run)
         run = []
+    return best
+
+
+def inner_colours(rect: Rectified, config: OcclusionConfig | None = None) -> np.ndarray:
+    """Per frame segment (:func:`frame_band` order, 56 x 3): the median :func:`shade_invariant` colour of the
+    strip just inside the tile area beside it (``finger_strip``: from-to depth in tiles, past the seam)."""
+    cfg = config or OcclusionConfig()
+    t, m = rect.tile_px, rect.margin_px
+    lo, hi = round(cfg.finger_strip[0] * t), round(cfg.finger_strip[1] * t)
+    side, half, n = SIZE * t, t // 2, 2 * SIZE
+    length = n * half
+    image = rect.image
+    strips = (
+        image[m + lo : m + hi, m : m + length],
+        image[m : m + length, m + side - hi : m + side - lo].transpose(1, 0, 2),
+        image[m + side - hi : m + side - lo, m : m + length],
+        image[m : m + length, m + lo : m + hi].transpose(1, 0, 2),
+    )
+    depth = strips[0].shape[0]
+    values = shade_invariant(np.concatenate(strips), cfg.lightness_weight)
+    segments = values.reshape(4, depth, n, half, 3).transpose(0, 2, 1, 3, 4).reshape(4, n, depth * half, 3)
+    return np.median(segments, axis=2).reshape(-1, 3)
+
+
+def finger_run(
+    flags: np.ndarray, values: np.ndarray, expected: np.ndarray, inner: np.ndarray, cfg: OcclusionConfig
+) -> int:
+    """Most foreign frame segments (``flags``, gates judged, :func:`frame_band`) on one side whose surface goes on
+    over the edge tile, one such segment at most one segment from the next (fingers spread apart).
+
+    A finger crossing the frame is one opaque surface: just inside the tile area (``inner``,
+    :func:`inner_colours`) it keeps the colour it has over the frame (``values``), within ``finger_cont`` of the
+    segment's shift from the print (``expected``). Light multiplies each print from its own colour: a lamp's glare,
+    an LED's spot or a shadow leaves the edge tile's colour apart from the frame's, and a cloth's checks past a
+    frameless board's edge stop at the board. Spread fingers leave the frame clear between them (runs of 1-2
+    cut apart, no lone run) and their tips often only reach the edge row (its tiles read, few corners foreign).
+    A strong haze or glare (sixth renderer) washes frame and edge tile toward its colour too where it peaks; it
+    adds near-white light (:func:`_white_gain`), so such segments do not count. A pale hand or white sleeve gains
+    white too (known limit, as for :func:`_spilled`). Measurements: vision/notes/occlusion_band.md (o39).
+    """
+    sides = np.asarray(flags).reshape(4, 2 * SIZE) == 1
+    shift = np.linalg.norm(values - expected, axis=1)
+    cont = np.linalg.norm(values - inner, axis=1) < cfg.finger_cont * np.maximum(shift, 1e-6)
+    cont &= np.asarray(flags).reshape(-1) == 1
+    for k in np.flatnonzero(cont):
+        cont[k] = not _white_gain(values[k], expected[k], cfg)
+    best = 0
+    for row in sides & cont.reshape(4, 2 * SIZE):
+        run, last = 0, -9
+        for k in np.flatnonzero(row):
+            run = run + 1 if k - last <= 2 else 1
+            last = int(k)
+            best = max(best, run)
     return best
 
 

@@ -54,7 +54,13 @@ class OcclusionConfig:
       doubtful lone run, ``min_band_flat`` foreign segments (gates judged) of one colour decide:
       each within ``band_flat_spread`` of the run's median shift from the print, the segment
       past each end back within ``band_flat_end`` of it (an opaque surface ends at its outline;
-      a light's pool peaks and fades, :func:`vision.occlusion_band.one_colour_run`);
+      a light's pool peaks and fades, :func:`vision.occlusion_band.one_colour_run`). By day
+      ``min_band_fingers`` foreign segments on one side (gates judged), each at most one segment from the
+      next, whose colour goes on over the edge tile just inside (``finger_strip``, in tiles) within
+      ``finger_cont`` of the segment's shift from the print, and not gained near-white light
+      (``glare_balance``), decide: fingers spread apart, one opaque surface over frame and tile; light
+      keeps the tile's colour apart from the frame's, a haze that does not is near-white
+      (:func:`vision.occlusion_band.finger_run`);
     * a cluster of more than ``max_lattice_cluster`` foreign tile corners touching and
       reaching the tile area's edge (fingers over tiles that still decode); clusters of
       fingers that each cross a foreign frame segment add up. ``min_bridged_seen``: a
@@ -131,6 +137,9 @@ class OcclusionConfig:
     min_band_flat: int = 5
     band_flat_spread: float = 0.22
     band_flat_end: float = 0.3
+    min_band_fingers: int = 3
+    finger_cont: float = 0.08
+    finger_strip: tuple[float, float] = (0.04, 0.16)
     seam_patch: float = 0.15
     seam_keep: float = 0.9
     clip_level: float = 252.0
@@ -195,7 +204,9 @@ class Signals:
     (:func:`vision.occlusion._unwashed_quality`); at or over the bar, the quality does not decide;
     ``band_flat``: by day, measured only beside a doubtful lone run, the longest run of foreign frame segments
     (gates judged) one surface of one colour covers, ending at its outline
-    (:func:`vision.occlusion_band.one_colour_run`).
+    (:func:`vision.occlusion_band.one_colour_run`); ``band_fingers``: by day, wherever the plain frame has a
+    foreign segment, the most foreign segments on one side (gates judged) that go on over the edge tile in their
+    own colour, each at most one segment from the next (:func:`vision.occlusion_band.finger_run`).
     """
 
     band_run: int
@@ -213,3 +224,4 @@ class Signals:
     shade_free_wrong: int = -1
     unwashed_quality: float = -1.0
     band_flat: int = 0
+    band_fingers: int = 0
