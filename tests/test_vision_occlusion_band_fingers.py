@@ -9,7 +9,7 @@ import numpy as np
 from tests.test_vision_occlusion import M, T, _framed_board, _readings, _view
 from vision.occlusion import decide, signals
 from vision.occlusion_band import finger_run
-from vision.occlusion_config import OcclusionConfig, Signals
+from vision.occlusion_config import OcclusionConfig
 
 SHAPE = (2000, 2000)  # the whole band inside the photo
 HALF = T // 2
@@ -52,11 +52,3 @@ def test_finger_run_counts_segments_at_most_one_apart_on_one_side() -> None:
     assert finger_run(flags, values, expected, inner, cfg) == 1
     inner[4] = values[4] = (30.0, 30.0, 16.0)  # a haze: the print's colour, brighter in every channel ...
     assert finger_run(flags, values, expected, inner, cfg) == 1  # ... washing frame and tile alike: no finger
-
-
-def test_finger_run_decides_by_day_only() -> None:
-    cfg = OcclusionConfig()
-    reason = decide(Signals(0, 0, 0.99, 0, band_fingers=cfg.min_band_fingers), "day", cfg)
-    assert reason is not None and "going on over the tiles" in reason
-    assert decide(Signals(0, 0, 0.99, 0, band_fingers=cfg.min_band_fingers - 1), "day", cfg) is None
-    assert decide(Signals(0, 0, 0.99, 0, band_fingers=9), "night", cfg) is None

@@ -5,6 +5,7 @@ frame is light only while the edge corner keeps a colour apart from the segment'
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.test_vision_occlusion import M, T, _framed_board, _lattice_view
 from vision.occlusion import decide
@@ -53,12 +54,17 @@ def test_a_light_pool_over_the_frame_fades_and_is_not_one_colour() -> None:
     assert _flat(hand, inside=False)[1] >= 5
 
 
-def test_one_colour_run_decides_by_day_only() -> None:
+@pytest.mark.parametrize(
+    ("signal", "bar", "words"),
+    [("band_flat", "min_band_flat", "one colour"), ("band_fingers", "min_band_fingers", "going on over the tiles")],
+)
+def test_the_frame_surface_signals_decide_by_day_only(signal: str, bar: str, words: str) -> None:
+    # One surface over the frame (a flat run) and fingers spread over it (test_vision_occlusion_band_fingers).
     cfg = OcclusionConfig()
-    reason = decide(Signals(0, 0, 0.99, 0, band_flat=cfg.min_band_flat), "day", cfg)
-    assert reason is not None and "one colour" in reason
-    assert decide(Signals(0, 0, 0.99, 0, band_flat=cfg.min_band_flat - 1), "day", cfg) is None
-    assert decide(Signals(0, 0, 0.99, 0, band_flat=9), "night", cfg) is None
+    reason = decide(Signals(0, 0, 0.99, 0, **{signal: getattr(cfg, bar)}), "day", cfg)
+    assert reason is not None and words in reason
+    assert decide(Signals(0, 0, 0.99, 0, **{signal: getattr(cfg, bar) - 1}), "day", cfg) is None
+    assert decide(Signals(0, 0, 0.99, 0, **{signal: 9}), "night", cfg) is None
 
 
 def test_a_spill_whose_edge_corner_took_the_segments_colour_is_no_light() -> None:
