@@ -277,7 +277,7 @@ def _glare_pool(
 
     A lamp's pool fades from its centre; a hand or a sleeve over the frame is opaque, its colour is the same
     all along it (a plateau), and skin gains red far more than blue. Runs round a corner are judged per side
-    (known limit). Measurements: vision/notes/occlusion.md (o40).
+    (known limit). Measurements: vision/notes/occlusion_band.md (o40).
     """
     out = np.zeros(len(flags), dtype=bool)
     n = 2 * SIZE
