@@ -249,6 +249,8 @@ def _foreign_segments(
     flags = (residual > threshold) & ~_glare(values, expected, threshold, cfg) & known
     if not night:
         flags &= ~_shaded(values, expected, threshold, cfg)
+        if flags.any():
+            flags &= ~_glare_pool(values, expected, flags, known, cfg)
     if lattice is not None and flags.any():
         spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg, None if night else values)
         excused = spilled & ~lattice[2]
@@ -263,6 +265,40 @@ def _foreign_segments(
             excused |= _tinted_at_night(values, expected, flags, lattice[0], lattice[1], cfg)
         flags &= ~excused
     return flags
+
+
+def _glare_pool(
+    values: np.ndarray, expected: np.ndarray, flags: np.ndarray, known: np.ndarray, cfg: OcclusionConfig
+) -> np.ndarray:
+    """Which flagged segments are a white glare's pool on the frame, by day: a run of at least
+    ``pool_len`` flagged segments along one side (unjudged segments between them skipped) that all gained
+    near-white light (every linear channel at least ``pool_balance`` of the strongest gain) and whose gain
+    rises to a peak inside the run and falls off at both ends (the end segments at most ``pool_ends`` of it).
+
+    A lamp's pool fades from its centre; a hand or a sleeve over the frame is opaque, its colour is the same
+    all along it (a plateau), and skin gains red far more than blue. Runs round a corner are judged per side
+    (known limit). Measurements: vision/notes/occlusion_band.md (o40).
+    """
+    out = np.zeros(len(flags), dtype=bool)
+    n = 2 * SIZE
+    for side in range(4):
+        run: list[int] = []
+        for k in range(n + 1):
+            index = side * n + k
+            if k < n and not known[index]:
+                continue
+            if k < n and flags[index]:
+                run.append(index)
+                continue
+            if len(run) >= cfg.pool_len:
+                gains = np.array([_linear_rgb(values[i], cfg) - _linear_rgb(expected[i], cfg) for i in run])
+                top = gains.max(axis=1)
+                peak = float(top.max())
+                white = bool(np.all(top > 0.0)) and bool(np.all(gains.min(axis=1) >= cfg.pool_balance * top))
+                if white and max(float(top[0]), float(top[-1])) <= cfg.pool_ends * peak:
+                    out[run] = True
+            run = []
+    return out
 
 
 def _shaded(values: np.ndarray, expected: np.ndarray, threshold: float, cfg: OcclusionConfig) -> np.ndarray:
