@@ -291,11 +291,10 @@ def _glare_pool(
                 run.append(index)
                 continue
             if len(run) >= cfg.pool_len:
-                gains = np.array([_linear_rgb(values[i], cfg) - _linear_rgb(expected[i], cfg) for i in run])
-                top = gains.max(axis=1)
-                peak = float(top.max())
-                white = bool(np.all(top > 0.0)) and bool(np.all(gains.min(axis=1) >= cfg.pool_balance * top))
-                if white and max(float(top[0]), float(top[-1])) <= cfg.pool_ends * peak:
+                gains = [_light_gain(values[i], expected[i], cfg) for i in run]
+                top = [float(gain.max()) for gain in gains]
+                white = all(_is_white(gain, cfg.pool_balance) for gain in gains)
+                if white and max(top[0], top[-1]) <= cfg.pool_ends * max(top):
                     out[run] = True
             run = []
     return out
@@ -363,6 +362,17 @@ def _linear_rgb(colour: np.ndarray, cfg: OcclusionConfig) -> np.ndarray:
     return (np.clip(rgb, 0.0, 255.0) / 255.0) ** 2.2
 
 
+def _light_gain(value: np.ndarray, model: np.ndarray, cfg: OcclusionConfig) -> np.ndarray:
+    """The linear R, G, B light a frame segment gained over its model (both :func:`shade_invariant` colours)."""
+    return _linear_rgb(value, cfg) - _linear_rgb(model, cfg)
+
+
+def _is_white(gain: np.ndarray, balance: float) -> bool:
+    """Whether a linear gain (:func:`_light_gain`) is near-white: every channel rose, the weakest by at least
+    ``balance`` of the strongest."""
+    return float(gain.max()) > 0.0 and float(gain.min()) >= balance * float(gain.max())
+
+
 def _white_gain(value: np.ndarray, model: np.ndarray, cfg: OcclusionConfig) -> bool:
     """Whether a frame segment gained near-white light over its model (a glare or haze), by day.
 
@@ -374,8 +384,7 @@ def _white_gain(value: np.ndarray, model: np.ndarray, cfg: OcclusionConfig) -> b
     glare (known limit). ``value``, ``model``: :func:`shade_invariant` colours. Measurements:
     vision/notes/occlusion_band.md (o38).
     """
-    gain = _linear_rgb(value, cfg) - _linear_rgb(model, cfg)
-    return float(gain.max()) > 0.0 and float(gain.min()) >= cfg.glare_balance * float(gain.max())
+    return _is_white(_light_gain(value, model, cfg), cfg.glare_balance)
 
 
 def _lit_past_readable_edge(
