@@ -45,9 +45,10 @@ def _detector() -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
 
 
-def _detect(image: np.ndarray, factor: int) -> dict[int, np.ndarray]:
+def _detect(image: np.ndarray, factor: float) -> dict[int, np.ndarray]:
     h, w = image.shape[:2]
-    small = image if factor == 1 else cv2.resize(image, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    size = (max(1, round(w / factor)), max(1, round(h / factor)))
+    small = image if factor == 1 else cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     grey = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     corners, ids, _ = _detector().detectMarkers(grey)
     found: dict[int, np.ndarray] = {}
@@ -65,7 +66,10 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     searched too, for small markers on a thin frame.
     """
     h, w = image.shape[:2]
-    factor = max(1, round(max(h, w) / SEARCH_PX))
+    # Reduced to exactly SEARCH_PX, not by a whole factor: 1280 px halved to 640 left
+    # the markers of a thin frame under the decodable size (none found, so the full
+    # frame was never searched either).
+    factor = max(1.0, max(h, w) / SEARCH_PX)
     found = _detect(image, factor)
     if found and len(found) < len(_IDS) and factor > 1:
         found = {**_detect(image, 1), **found}
