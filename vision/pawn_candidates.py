@@ -270,7 +270,6 @@ def candidates(
     # light map below divides out the light's strength.
     brightness = cv2.transform(rect.image, _MEAN)
     board = tiles is not None and len(tiles) == SIZE * SIZE
-    photo = rect.image  # the photo's own colours: where the sensor clipped (vision.pawn_features.CLIPPED)
     if board:
         wall, corridor, arms = zones(rect, tiles, cfg.wall_zone, cfg.corridor_core)
         if CAST and cfg.light_sigma > 0:
@@ -311,7 +310,7 @@ def candidates(
     body = (cfg.min_width, cfg.min_thickness)
     if slender is not None and test is not None and cfg.shade_is_artwork and light is not None:
         # A colour with no pawn may be a body of its material's own colour (_shaded_body).
-        judging = (hsv, cam, rect, value, floor, light, material, body, photo)
+        judging = (hsv, cam, rect, value, floor, light, material, body)
         for color in masks:
             look = (color, gated[color], masks[color], test, cfg, (kernel, k))
             slender.append((color, partial(_shaded_body, look, judging)))
@@ -332,7 +331,7 @@ def candidates(
             box = (x, y, w, h)
             found = None
             if rel >= cfg.min_area:
-                found = features(labels, i, hsv, box, cam, rect, value, floor, light, material, body, photo)
+                found = features(labels, i, hsv, box, cam, rect, value, floor, light, material, body)
             if found is not None:
                 feats, base = found
                 out.append(Candidate(color, feats, base, box, rel, labels, i))
@@ -340,7 +339,7 @@ def candidates(
                 # Unless it lies along the ray from the nadir: a slender body seen from its side,
                 # looked at only if its colour has no pawn without it (the caller's to say).
                 blob = (color, labels, i, box, rel)
-                context = (hsv, cam, rect, value, floor, light, material, (0.0, cfg.min_thickness), photo)
+                context = (hsv, cam, rect, value, floor, light, material, (0.0, cfg.min_thickness))
                 slender.append((color, partial(_slender_candidate, blob, context)))
     return out
 

@@ -27,8 +27,6 @@ from vision.pawn_geometry import nadir_spread, slender_axis
 from vision.rectify import Rectified
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from vision.pawn_model import PawnModel
 
 FEATURES: tuple[str, ...] = (
@@ -58,14 +56,6 @@ _SURFACE = FEATURES.index("surface")
 #: dropped), nor is a flat print counted for it.
 SURFACE_FULL = 0.33
 SHADOW_FULL = 0.27
-
-#: A pixel whose brightest channel (HSV value) reaches this is clipped by the sensor: its brightness is
-#: unknown, at least this. A blob whose shading is measured on pixels clipped over ``CLIPPED_SHARE`` shows
-#: no shading it could have: :func:`unclipped` (used by :func:`vision.pawns._clipped_shading`).
-CLIPPED = 250
-CLIPPED_SHARE = 0.6
-#: The shading features the sensor's clipping flattens.
-SHADING_TERMS = (_SURFACE, FEATURES.index("smooth_range"))
 
 #: How far (tiles) beyond a blob's edge its cast shadow is looked for (:func:`_surroundings`).
 #: A pawn 2.5-3.5 cm tall under a light off the vertical casts a shadow reaching well past
@@ -124,25 +114,6 @@ def _within_cone(
     return ray[0] * c - ray[1] * s, ray[0] * s + ray[1] * c
 
 
-def unclipped(row: Sequence[float], model: PawnModel) -> tuple[float, ...]:
-    """``row`` with its shading terms (:data:`SHADING_TERMS`) at least the least most pawns show: each
-    term's first knot (the pawns' lower quartile in the fit). For a blob whose shading the sensor
-    clipped: its shading is unknown, not small (:func:`vision.pawns._clipped_shading`)."""
-    out = list(row)
-    for k in SHADING_TERMS:
-        if model.knots[k]:
-            out[k] = max(out[k], model.knots[k][0])
-    return tuple(out)
-
-
-def clipped_share(photo: np.ndarray, region: tuple[np.ndarray, np.ndarray]) -> float:
-    """The share of ``region``'s pixels (rows, columns in ``photo``, BGR) whose brightest channel is clipped."""
-    pixels = photo[region]
-    if not len(pixels):
-        return 0.0
-    return float(np.count_nonzero(pixels.max(axis=1) >= CLIPPED)) / len(pixels)
-
-
 def lit_say(surface: float) -> float:
     """How much a blob's lit side counts in the light consensus (0..1), from its shading."""
     return min(1.0, max(0.0, surface) / SURFACE_FULL)
@@ -172,7 +143,6 @@ def features(
     light: np.ndarray | None = None,
     material: Material | None = None,
     body: tuple[float, float] = (0.0, 0.0),
-    photo: np.ndarray | None = None,
 ) -> tuple[tuple[float, ...], tuple[float, float]] | None:
     """The blob's features (:data:`FEATURES`) and its base (rectified pixels).
 
@@ -191,10 +161,6 @@ def features(
 
     ``body`` is the least width and thickness (tiles) of a body: a thinner blob (a line
     of artwork, a printed stroke) is None before its shading and late features are measured.
-
-    ``photo`` is the frame's own colours (before any colour-cast correction): where its
-    brightest channel is clipped (:data:`CLIPPED`) the early exit allows for the shading
-    being judged unknown (:func:`unclipped`).
     """
     t, m = rect.tile_px, rect.margin_px
     x, y, w, h = box
@@ -273,17 +239,14 @@ def features(
         0.0,  # dark side, below
         0.0,
     ]
-    # Where the sensor clipped the shading, a colour with no pawn may be judged with it unknown
-    # (vision.pawns._clipped_shading): the best cases below allow for that, so stay upper bounds.
-    clipped_shading = photo is not None and clipped_share(photo[y : y + h, x : x + w], region) > CLIPPED_SHARE
-    if floor is not None and _best_case(feats, *floor, clipped=clipped_shading) < 0.0:
+    if floor is not None and _best_case(feats, *floor) < 0.0:
         return None  # cannot reach the decision threshold whatever its surroundings and marks
     body_level = median(v) if len(v) else 0.0
     marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
     feats[_MARKS] = math.log1p(float(marks.sum()) * (48.0 / t) ** 2) / 3.0
     # The marks cost a flood fill, the surroundings several times that: with the marks
     # known the best case is tighter (a picture's eyes and spots), so ask again.
-    if floor is not None and _best_case(feats, *floor, clipped=clipped_shading, known_marks=True) < 0.0:
+    if floor is not None and _best_case(feats, *floor, known_marks=True) < 0.0:
         return None
     feats[_SHADOW], feats[_RING], shadow_side = _surroundings(
         labels, index, full_hsv[..., 2] if value is None else value, box, centroid, t, material, body_level
@@ -360,16 +323,13 @@ def _cv(values: np.ndarray) -> float:
     return math.sqrt(float(d @ d) / len(values)) / max(1.0, mean)
 
 
-def _best_case(
-    partial: list[float], model: PawnModel, threshold: float, clipped: bool = False, known_marks: bool = False
-) -> float:
+def _best_case(partial: list[float], model: PawnModel, threshold: float, known_marks: bool = False) -> float:
     """The highest logit the blob can reach over the late features' ranges, minus the threshold's logit.
 
     Each term is monotone, so its best is at the end of the range its slopes point to.
     With ``known_marks`` the marks are already in ``partial`` (computed first, they are cheap).
-    With ``clipped`` its shading may yet be judged unknown (:func:`unclipped`).
     """
-    row = list(unclipped(partial, model)) if clipped else list(partial)
+    row = list(partial)
     late, lit_rises = _late_best(model)
     for i, best in late:
         if not (known_marks and i == _MARKS):

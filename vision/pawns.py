@@ -123,15 +123,7 @@ from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
-from vision.pawn_features import (
-    CLIPPED_SHARE,
-    DARK_CONSENSUS,
-    FEATURES,
-    LIT_CONSENSUS,
-    SHADOW_FULL,
-    clipped_share,
-    unclipped,
-)
+from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS, SHADOW_FULL
 from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.pawn_pictures import without_pictures
@@ -154,7 +146,13 @@ TWIN_PRINT = 0.05
 _TWIN_COLUMNS = [FEATURES.index(name) for name in TWIN_SCALES]
 _TWIN_SD = np.array(list(TWIN_SCALES.values()))
 
-#: The cast shadow a blob whose shading the sensor clipped must show instead (:func:`_clipped_shading`).
+#: A pixel whose brightest channel reaches this is clipped by the sensor: its brightness is unknown, at least this.
+CLIPPED = 250
+#: A blob whose shading is measured on pixels clipped over this share shows no shading it could have
+#: (:func:`_clipped_shading`).
+CLIPPED_SHARE = 0.6
+#: The shading features a clipped blob cannot show, and the cast shadow it must show instead.
+_SHADING_TERMS = (FEATURES.index("surface"), FEATURES.index("smooth_range"))
 _SHADOW = FEATURES.index("shadow")
 
 #: The board-level terms that say nothing for a blob piled against another colour's pawn (:func:`_hidden_sizes`).
@@ -296,8 +294,7 @@ def _clipped_shading(
     and the blob casts a shadow most pawns show (``shadow`` at least
     :data:`vision.pawn_features.SHADOW_FULL`: a raised body, by evidence the clipping does not
     touch), its shading terms are taken at least at the least most pawns show (each term's
-    first knot, the pawns' lower quartile: :func:`vision.pawn_features.unclipped`; the early
-    exit's best case allows for it). Flat prints clip too (a bright yellow disc on a
+    first knot, the pawns' lower quartile). Flat prints clip too (a bright yellow disc on a
     sunlit tile), and some cast-shadow-like dark borders: so only a colour with no pawn is
     judged so (a pawn read without it keeps its score, and no print of its colour gains one
     over it), and only by day. Measurements: vision/notes/pawns.md (p52).
@@ -309,23 +306,28 @@ def _clipped_shading(
     for cand in found:
         row = cand.features
         if cand.color in missing and row[_SHADOW] >= SHADOW_FULL and _clipped_share(cand, rect) > CLIPPED_SHARE:
-            cand = replace(cand, features=unclipped(row, model))
+            out = list(row)
+            for k in _SHADING_TERMS:
+                if model.knots[k]:
+                    out[k] = max(out[k], model.knots[k][0])
+            cand = replace(cand, features=tuple(out))
         lifted.append(cand)
     again = _best(lifted, model, threshold)
-    # The blob as measured is reported (its score is the lifted one's).
-    original = {id(new): old for new, old in zip(lifted, found, strict=True)}
-    return best | {color: (again[color][0], original[id(again[color][1])]) for color in missing if color in again}
+    return best | {color: again[color] for color in missing if color in again}
 
 
 def _clipped_share(cand: Candidate, rect: Rectified) -> float:
     """The share of the blob's inner pixels (where :func:`vision.pawn_features.features` measures shading)
-    whose brightest channel is clipped (:data:`vision.pawn_features.CLIPPED`)."""
+    whose brightest channel is clipped (:data:`CLIPPED`)."""
     x, y, w, h = cand.box
     blob = (cand.labels[y : y + h, x : x + w] == cand.index).view(np.uint8)
     k = max(3, round(rect.tile_px / 10)) | 1
     inner = cv2.erode(blob, np.ones((k, k), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    region = np.nonzero(inner) if np.count_nonzero(inner) >= 5 else np.nonzero(blob)
-    return clipped_share(rect.image[y : y + h, x : x + w], region)
+    if int(np.count_nonzero(inner)) < 5:
+        inner = blob > 0
+    return float(np.count_nonzero(rect.image[y : y + h, x : x + w].max(axis=2)[inner] >= CLIPPED)) / float(
+        np.count_nonzero(inner)
+    )
 
 
 def _best(
