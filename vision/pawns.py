@@ -94,6 +94,9 @@ is dropped by the artwork test, a pawn with no shading and no cast shadow (soft
 light, a round top seen straight down) scores low, and a print with drawn shading
 and highlights can outscore a pawn of its colour; when a colour has several blobs
 over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`).
+A bright pawn under a strong light clips the sensor over its top, so its shading is one
+flat level: where a colour has no pawn, such a blob with a cast shadow is judged again
+with its shading unknown rather than small (:func:`_clipped_shading`).
 A wall of several materials (grass, water, stone on one board) spans the colours
 between them in one Gaussian; splitting it was tried and reverted, since a mask
 change needs the model refitted on its blobs.
@@ -297,7 +300,12 @@ def _clipped_shading(
     first knot, the pawns' lower quartile). Flat prints clip too (a bright yellow disc on a
     sunlit tile), and some cast-shadow-like dark borders: so only a colour with no pawn is
     judged so (a pawn read without it keeps its score, and no print of its colour gains one
-    over it), and only by day. Measurements: vision/notes/pawns.md (p52).
+    over it), and only by day. Only the blobs the features' early exit kept are judged so:
+    those whose own evidence, the clipped shading included, could reach the threshold with
+    the best surroundings. Letting the early exit allow for the lift too kept many clipped
+    prints that then passed (third renderer dev: 10 false reports more), so it is a known
+    limit: a clipped pawn with little other evidence stays unread.
+    Measurements: vision/notes/pawns.md (p52).
     """
     missing = {cand.color for cand in found} - best.keys()
     if not missing:
@@ -313,7 +321,9 @@ def _clipped_shading(
             cand = replace(cand, features=tuple(out))
         lifted.append(cand)
     again = _best(lifted, model, threshold)
-    return best | {color: again[color] for color in missing if color in again}
+    # The blob as measured is reported (its score is the lifted one's).
+    original = {id(new): old for new, old in zip(lifted, found, strict=True)}
+    return best | {color: (again[color][0], original[id(again[color][1])]) for color in missing if color in again}
 
 
 def _clipped_share(cand: Candidate, rect: Rectified) -> float:
