@@ -94,9 +94,6 @@ is dropped by the artwork test, a pawn with no shading and no cast shadow (soft
 light, a round top seen straight down) scores low, and a print with drawn shading
 and highlights can outscore a pawn of its colour; when a colour has several blobs
 over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`).
-A bright pawn under a strong light clips the sensor over its top, so its shading is one
-flat level: where a colour has no pawn, such a blob with a cast shadow is judged again
-with its shading unknown rather than small (:func:`_clipped_shading`).
 A wall of several materials (grass, water, stone on one board) spans the colours
 between them in one Gaussian; splitting it was tried and reverted, since a mask
 change needs the model refitted on its blobs.
@@ -126,7 +123,7 @@ from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
-from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS, SHADOW_FULL
+from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
 from vision.pawn_pictures import without_pictures
@@ -148,15 +145,6 @@ TWIN_PENALTY = 4.0
 TWIN_PRINT = 0.05
 _TWIN_COLUMNS = [FEATURES.index(name) for name in TWIN_SCALES]
 _TWIN_SD = np.array(list(TWIN_SCALES.values()))
-
-#: A pixel whose brightest channel reaches this is clipped by the sensor: its brightness is unknown, at least this.
-CLIPPED = 250
-#: A blob whose shading is measured on pixels clipped over this share shows no shading it could have
-#: (:func:`_clipped_shading`).
-CLIPPED_SHARE = 0.6
-#: The shading features a clipped blob cannot show, and the cast shadow it must show instead.
-_SHADING_TERMS = (FEATURES.index("surface"), FEATURES.index("smooth_range"))
-_SHADOW = FEATURES.index("shadow")
 
 #: The board-level terms that say nothing for a blob piled against another colour's pawn (:func:`_hidden_sizes`).
 _PILE_TERMS = (SIZE_DEVIATION, LIT_CONSENSUS, DARK_CONSENSUS)
@@ -240,8 +228,6 @@ def find_pawns(
         found = [*found, *extra]
         best = _best(found, cfg.model, threshold)
     best = _behind_another(found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
-    if not at_night:
-        best = _clipped_shading(found, best, cfg.model, threshold, rect)
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
@@ -276,68 +262,6 @@ def _behind_another(
         return best
     behind = _best(found, model, threshold, behind_of=point())
     return best | {color: behind[color] for color in missing if color in behind}
-
-
-def _clipped_shading(
-    found: Sequence[Candidate],
-    best: dict[Color, tuple[float, Candidate]],
-    model: PawnModel,
-    threshold: float,
-    rect: Rectified,
-) -> dict[Color, tuple[float, Candidate]]:
-    """``best`` with each colour that has no pawn judged again where the sensor clipped its blob's shading.
-
-    A bright pawn (a yellow dome, a glossy body) under a strong light is brighter than the
-    camera's range over much of its top: its brightest channels sit at 255 there, and the lit
-    side, the shaded side and the highlight are one flat level. Its shading (``surface``,
-    ``smooth_range``, measured inside the blob's rim) is then unknown - not small - and the
-    model, which reads small shading as a flat print, scores it under the threshold (third
-    renderer: bright yellow domes, 41-86 % of their pixels clipped, ``surface`` 0.03-0.25).
-    Where over :data:`CLIPPED_SHARE` of the pixels the shading is measured on are clipped
-    and the blob casts a shadow most pawns show (``shadow`` at least
-    :data:`vision.pawn_features.SHADOW_FULL`: a raised body, by evidence the clipping does not
-    touch), its shading terms are taken at least at the least most pawns show (each term's
-    first knot, the pawns' lower quartile). Flat prints clip too (a bright yellow disc on a
-    sunlit tile), and some cast-shadow-like dark borders: so only a colour with no pawn is
-    judged so (a pawn read without it keeps its score, and no print of its colour gains one
-    over it), and only by day. Only the blobs the features' early exit kept are judged so:
-    those whose own evidence, the clipped shading included, could reach the threshold with
-    the best surroundings. Letting the early exit allow for the lift too kept many clipped
-    prints that then passed (third renderer dev: 10 false reports more), so it is a known
-    limit: a clipped pawn with little other evidence stays unread.
-    Measurements: vision/notes/pawns.md (p52).
-    """
-    missing = {cand.color for cand in found} - best.keys()
-    if not missing:
-        return best
-    lifted = []
-    for cand in found:
-        row = cand.features
-        if cand.color in missing and row[_SHADOW] >= SHADOW_FULL and _clipped_share(cand, rect) > CLIPPED_SHARE:
-            out = list(row)
-            for k in _SHADING_TERMS:
-                if model.knots[k]:
-                    out[k] = max(out[k], model.knots[k][0])
-            cand = replace(cand, features=tuple(out))
-        lifted.append(cand)
-    again = _best(lifted, model, threshold)
-    # The blob as measured is reported (its score is the lifted one's).
-    original = {id(new): old for new, old in zip(lifted, found, strict=True)}
-    return best | {color: (again[color][0], original[id(again[color][1])]) for color in missing if color in again}
-
-
-def _clipped_share(cand: Candidate, rect: Rectified) -> float:
-    """The share of the blob's inner pixels (where :func:`vision.pawn_features.features` measures shading)
-    whose brightest channel is clipped (:data:`CLIPPED`)."""
-    x, y, w, h = cand.box
-    blob = (cand.labels[y : y + h, x : x + w] == cand.index).view(np.uint8)
-    k = max(3, round(rect.tile_px / 10)) | 1
-    inner = cv2.erode(blob, np.ones((k, k), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    if int(np.count_nonzero(inner)) < 5:
-        inner = blob > 0
-    return float(np.count_nonzero(rect.image[y : y + h, x : x + w].max(axis=2)[inner] >= CLIPPED)) / float(
-        np.count_nonzero(inner)
-    )
 
 
 def _best(
