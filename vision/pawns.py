@@ -68,7 +68,10 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    unless it touches another colour's sure pawn: partly hidden in a pile, its size
    says nothing (:func:`_hidden_sizes`). Where a colour has no pawn, such a blob is
    judged again without the bite the pawn in front takes out of its outline and size
-   either (:func:`_behind_another`).
+   either (:func:`_behind_another`); by day, a doubtful blob of such a colour lying across
+   a wall's edge (both certain wall and certain corridor under it: a body set down
+   anywhere, its top leaning over the edge, where a picture is printed inside its
+   corridor) is lifted (:func:`_across_the_edge`).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
