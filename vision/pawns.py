@@ -68,7 +68,10 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    unless it touches another colour's sure pawn: partly hidden in a pile, its size
    says nothing (:func:`_hidden_sizes`). Where a colour has no pawn, such a blob is
    judged again without the bite the pawn in front takes out of its outline and size
-   either (:func:`_behind_another`).
+   either (:func:`_behind_another`); by day, a doubtful blob of such a colour lying across
+   a wall's edge (both certain wall and certain corridor under it: a body set down
+   anywhere, its top leaning over the edge, where a picture is printed inside its
+   corridor) is lifted (:func:`_across_the_edge`).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
@@ -228,6 +231,11 @@ def find_pawns(
         found = [*found, *extra]
         best = _best(found, cfg.model, threshold)
     best = _behind_another(found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
+    if not at_night and tiles is not None:
+        tile_zones = tiles
+        best = _across_the_edge(
+            found, best, cfg.model, threshold, lambda: zones(rect, tile_zones, cfg.wall_zone, cfg.corridor_core)
+        )
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
@@ -262,6 +270,57 @@ def _behind_another(
         return best
     behind = _best(found, model, threshold, behind_of=point())
     return best | {color: behind[color] for color in missing if color in behind}
+
+
+#: A blob of a colour with no pawn whose silhouette covers both certain wall and certain corridor (each at
+#: least ``EDGE_SHARE`` of its pixels) gains ``EDGE_LIFT`` logit (so only blobs from 0.27 up can be reported).
+EDGE_SHARE = 0.05
+EDGE_LIFT = 1.0
+
+
+def _across_the_edge(
+    found: Sequence[Candidate],
+    best: dict[Color, tuple[float, Candidate]],
+    model: PawnModel,
+    threshold: float,
+    zone_of: Callable[[], np.ndarray],
+) -> dict[Color, tuple[float, Candidate]]:
+    """``best`` with each colour that has no pawn judged again: a doubtful blob lying across a wall's edge.
+
+    A raised body hides the tile under it wherever a hand set it, and from the tilted camera its
+    top leans past its foot, so its silhouette covers corridor and wall alike; a treasure picture is
+    printed inside its corridor (the tile read knows where the walls are, :func:`zones`). Under soft
+    light a dull cylinder or cube has no shading and no cast shadow and scores like a print; lying
+    across the edge is evidence of a body the model has not seen. Only lifts, only a colour with no
+    pawn, only by day. Known limit: the held-out renderer draws some blob icons over the edge.
+    Measurements: vision/notes/pawns.md (p51).
+    """
+    missing = {cand.color for cand in found} - best.keys()
+    if not missing:
+        return best
+    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
+    rows = _hidden_sizes(found, rows, model)
+    top = math.log(threshold / (1.0 - threshold))
+    low = top - EDGE_LIFT
+    zone = None
+    out = dict(best)
+    for cand, row in zip(found, rows, strict=True):
+        z = model.logit(row)
+        if cand.color not in missing or not low <= z < top:
+            continue
+        if zone is None:
+            zone = zone_of()
+        x, y, w, h = cand.box
+        blob = cand.labels[y : y + h, x : x + w] == cand.index
+        n = max(1, int(np.count_nonzero(blob)))
+        wall = np.count_nonzero(zone[0, y : y + h, x : x + w] & blob) / n
+        corridor = np.count_nonzero(zone[1, y : y + h, x : x + w] & blob) / n
+        if min(wall, corridor) < EDGE_SHARE:
+            continue
+        lifted = 1.0 / (1.0 + math.exp(-(z + EDGE_LIFT)))
+        if cand.color not in out or lifted > out[cand.color][0]:
+            out[cand.color] = (lifted, cand)
+    return out
 
 
 def _best(
