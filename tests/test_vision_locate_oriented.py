@@ -10,9 +10,18 @@ import numpy as np
 import pytest
 
 from companion.board import SIZE
-from vision.locate import DEFAULT_CONFIG, BoardNotFoundError, find_board
+from vision.locate import (
+    DEFAULT_CONFIG,
+    BoardNotFoundError,
+    _cloth_quads,
+    _shaped,
+    block_average,
+    find_board,
+    order_corners,
+)
 from vision.locate_grid import _contrast_normalised, _half_gradients
 from vision.locate_oriented import _aligned_weight, _rotation_gap, oriented_rotations, residual_rotations
+from vision.locate_refine import refine_corners, shade_free_separation
 
 
 def test_aligned_weight_keeps_the_gradients_along_the_axes_only() -> None:
@@ -110,7 +119,13 @@ def test_small_board_on_a_purple_gingham_under_a_shadow_band_is_found(monkeypatc
     have the board's axes and pitch, but their grid lies half a tile off on both axes and scores under
     the cloth's refuted grid, so it was never answered; every grid was refuted (separation 1.91). Shifted
     half a tile it refines onto the board (separation 1.88 under the band), and the shadow-invariant
-    features prove it (``LocateConfig.cloth_last``)."""
+    features prove it (``LocateConfig.cloth_last``).
+
+    Whether the stages before it miss the board is a knife edge of the scene: with OpenCV 5.0 the cloth's
+    refuted grid (1.91) outscores the board's (1.88), so the shade-free judge weighs the cloth's; with 4.14
+    (its render a hair apart) stage 2 places the board at once, it is the best refined grid (1.90) and the
+    judge proves it. So the cloth stage is checked on its own: the first of its grids that refines to a
+    board's shape and clears the bar (plain or shade-free, as the locator judges it) is the board."""
     import tests.support.holdout_table as table
     from tests.support.holdout_render import random_holdout_scene
 
@@ -123,7 +138,22 @@ def test_small_board_on_a_purple_gingham_under_a_shadow_band_is_found(monkeypatc
 
     monkeypatch.setattr(table, "_surface", patterned)
     image, label = random_holdout_scene(4250008)
-    _assert_found_only_by_the_cloth_stage(image, label)
+    truth = np.asarray(label["corners"], dtype=np.float64)
+    tile = np.linalg.norm(truth[1] - truth[0]) / SIZE
+    corners = find_board(image)
+    assert min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4)) < 0.1 * tile
+    cfg = DEFAULT_CONFIG
+    factor = max(1, int(max(image.shape[:2]) / cfg.work_px + 0.5))
+    work = block_average(image, factor)
+    for quad in _cloth_quads(work, factor, cfg):
+        refined = refine_corners(image, order_corners(quad), cfg, (factor, work))
+        bar = cfg.second_opinion_separation
+        if _shaped(refined, cfg) and max(refined.separation, shade_free_separation(image, refined, cfg)) >= bar:
+            break
+    else:
+        raise AssertionError("the cloth stage proved no grid")
+    corners = order_corners(refined.corners)
+    assert min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4)) < 0.1 * tile
 
 
 def _assert_found_only_by_the_cloth_stage(image: np.ndarray, label: dict) -> None:
