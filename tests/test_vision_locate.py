@@ -454,9 +454,12 @@ def test_arm_centre_ignores_corridor_reaching_in_past_the_tile_wall() -> None:
 
 def test_a_refuted_tablecloth_grid_does_not_end_the_search() -> None:
     """A third-renderer photo (seed 2132008, as its JPEG): a board turned 22 degrees on a checked
-    tablecloth. The cloth's lattice places a grid 9 tiles off that clears the coarse bar (2.9) and is
+    tablecloth. The cloth's lattice places a grid 8-9 tiles off that clears the coarse bar and is
     refuted by the refinement; the table-masked lattices (stage 2) then place the board (12). When a
-    grid clearing that bar ended the search the frame was "not found" (fallbacks off, as here, and on)."""
+    grid clearing that bar ended the search the frame was "not found" (fallbacks off, as here, and on).
+    The cloth's chance grid polishes to 2.9 with OpenCV 5.0 but 2.2 with 4.14 (their renders of the photo
+    differ by a hair at every edge), either side of the default bar (2.5): the bar is set under both here,
+    so the search's first answer is that cloth grid on both."""
     from tests.support.third_render import render
     from vision.locate_grid import coarse_answers
 
@@ -466,7 +469,7 @@ def test_a_refuted_tablecloth_grid_does_not_end_the_search() -> None:
     image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = np.array(label["corners"])
     pitch = float(np.linalg.norm(truth[1] - truth[0])) / 7
-    config = LocateConfig(fallbacks=False)
+    config = LocateConfig(fallbacks=False, coarse_separation=1.5)
     factor = 4  # 1640 px wide at work_px 420
     score, first = next(coarse_answers(block_average(image, factor), config))
     assert score > config.coarse_separation  # the cloth's grid clears the bar...

@@ -10,9 +10,18 @@ import numpy as np
 import pytest
 
 from companion.board import SIZE
-from vision.locate import DEFAULT_CONFIG, BoardNotFoundError, find_board
+from vision.locate import (
+    DEFAULT_CONFIG,
+    BoardNotFoundError,
+    _cloth_quads,
+    _shaped,
+    block_average,
+    find_board,
+    order_corners,
+)
 from vision.locate_grid import _contrast_normalised, _half_gradients
 from vision.locate_oriented import _aligned_weight, _rotation_gap, oriented_rotations, residual_rotations
+from vision.locate_refine import refine_corners, shade_free_separation
 
 
 def test_aligned_weight_keeps_the_gradients_along_the_axes_only() -> None:
@@ -75,24 +84,42 @@ def test_rotation_a_bold_stripe_hides_is_left_once_its_axes_are_taken_out() -> N
     assert all(_rotation_gap(theta, seen) > math.radians(2.0) for theta in left for seen in found)
 
 
-def test_small_board_on_bold_stripes_is_found_at_the_rotation_they_hid(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_small_board_on_bold_stripes_is_found_at_the_rotation_they_hid() -> None:
     """Held-out 5072124 (l23's fresh ho_day 0024, 1640 px): a board of 41 % of the short side, square to the
     photo, on bold purple stripes at 45 degrees, a shadow band across. The stripes' rotation is the only one
     proposed (the board's under a tenth of its peak), and every grid was refuted ("fixed tiles do not match",
     separation 1.25). With the stripes' axes taken out of the normalised gradients the board's rotation is
-    left (:func:`residual_rotations`), and its lattice's grid refines onto the board (separation 6.5)."""
+    left (:func:`residual_rotations`), and its lattice's grid refines onto the board (separation 6.5).
+
+    Whether every stage before it is refuted is a knife edge of the scene: with OpenCV 4.14 (its render a
+    hair apart) a second opinion places the board (5.6) before the cloth stage runs. So the residual
+    rotations' own answers are checked: one of them refines to a board's shape, clears the bar, and is the
+    board."""
     import vision.locate_grid as grid
     from tests.support.holdout_render import random_holdout_scene
 
     image, label = random_holdout_scene(5072124)
-    with monkeypatch.context() as patch:
-        patch.setattr(grid, "residual_rotations", lambda *args: [])
-        with pytest.raises(BoardNotFoundError):
-            find_board(image)
-    corners = find_board(image)
     truth = np.asarray(label["corners"], dtype=np.float64)
-    err = min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4))
-    assert err < 0.1 * np.linalg.norm(truth[1] - truth[0]) / SIZE
+    tile = np.linalg.norm(truth[1] - truth[0]) / SIZE
+    corners = find_board(image)
+    assert min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4)) < 0.1 * tile
+    cfg = DEFAULT_CONFIG
+    factor = max(1, int(max(image.shape[:2]) / cfg.work_px + 0.5))
+    work = block_average(image, factor)
+    half, gx, gy = _half_gradients(work)
+    normalised = _contrast_normalised(gx, gy, round(cfg.max_tile_frac * min(half.shape[:2])))
+    rotations = oriented_rotations(gx, gy, normalised, cfg)
+    board = math.atan2(truth[1, 1] - truth[0, 1], truth[1, 0] - truth[0, 0])
+    assert all(_rotation_gap(theta, board) > math.radians(5.0) for theta in rotations)  # the stripes' only
+    proven = []
+    for theta in grid.residual_rotations(normalised, rotations, cfg):
+        for _, quad in grid.coarse_answers(work, cfg, oriented=theta, normalised=True):
+            refined = refine_corners(image, order_corners(quad * factor), cfg, (factor, work))
+            bar = cfg.second_opinion_separation
+            if _shaped(refined, cfg) and max(refined.separation, shade_free_separation(image, refined, cfg)) >= bar:
+                proven.append(order_corners(refined.corners))
+    assert proven
+    assert min(np.abs(np.roll(proven[0], k, 0) - truth).max() for k in range(4)) < 0.1 * tile
 
 
 def test_half_gradients_are_those_the_lattice_stages_read() -> None:
@@ -110,7 +137,13 @@ def test_small_board_on_a_purple_gingham_under_a_shadow_band_is_found(monkeypatc
     have the board's axes and pitch, but their grid lies half a tile off on both axes and scores under
     the cloth's refuted grid, so it was never answered; every grid was refuted (separation 1.91). Shifted
     half a tile it refines onto the board (separation 1.88 under the band), and the shadow-invariant
-    features prove it (``LocateConfig.cloth_last``)."""
+    features prove it (``LocateConfig.cloth_last``).
+
+    Whether the stages before it miss the board is a knife edge of the scene: with OpenCV 5.0 the cloth's
+    refuted grid (1.91) outscores the board's (1.88), so the shade-free judge weighs the cloth's; with 4.14
+    (its render a hair apart) stage 2 places the board at once, it is the best refined grid (1.90) and the
+    judge proves it. So the cloth stage is checked on its own: the first of its grids that refines to a
+    board's shape and clears the bar (plain or shade-free, as the locator judges it) is the board."""
     import tests.support.holdout_table as table
     from tests.support.holdout_render import random_holdout_scene
 
@@ -123,7 +156,22 @@ def test_small_board_on_a_purple_gingham_under_a_shadow_band_is_found(monkeypatc
 
     monkeypatch.setattr(table, "_surface", patterned)
     image, label = random_holdout_scene(4250008)
-    _assert_found_only_by_the_cloth_stage(image, label)
+    truth = np.asarray(label["corners"], dtype=np.float64)
+    tile = np.linalg.norm(truth[1] - truth[0]) / SIZE
+    corners = find_board(image)
+    assert min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4)) < 0.1 * tile
+    cfg = DEFAULT_CONFIG
+    factor = max(1, int(max(image.shape[:2]) / cfg.work_px + 0.5))
+    work = block_average(image, factor)
+    for quad in _cloth_quads(work, factor, cfg):
+        refined = refine_corners(image, order_corners(quad), cfg, (factor, work))
+        bar = cfg.second_opinion_separation
+        if _shaped(refined, cfg) and max(refined.separation, shade_free_separation(image, refined, cfg)) >= bar:
+            break
+    else:
+        raise AssertionError("the cloth stage proved no grid")
+    corners = order_corners(refined.corners)
+    assert min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4)) < 0.1 * tile
 
 
 def _assert_found_only_by_the_cloth_stage(image: np.ndarray, label: dict) -> None:

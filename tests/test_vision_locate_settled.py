@@ -39,14 +39,18 @@ def test_a_hand_over_the_board_skips_the_costly_second_opinions(monkeypatch: pyt
     reads as a board's (legal tiles, wall corners) and that its covered fixed tiles refuse. With
     ``settled_stop`` the search ends once the cheap runners-up are refuted too: neither the ended grids nor
     the normalised lattice are asked (they would place that board again); without it the normalised second
-    opinion runs and refines one more grid. Either way the frame stays refused with the same separation."""
+    opinion runs and refines one more grid. Either way the frame stays refused with the same separation
+    (1.98 with OpenCV 5.0, 2.00 with 4.14: their warps place the refined grid's samples a hair apart)."""
     runs = {}
+    refusals = {}
     for settled_stop in (True, False):
         searches, refined = _trace(monkeypatch)
         cfg = dataclasses.replace(DEFAULT_CONFIG, settled_stop=settled_stop)
-        with pytest.raises(BoardNotFoundError, match=r"separation 1\.98"):
+        with pytest.raises(BoardNotFoundError, match=r"fixed tiles do not match \(separation [0-9.]+\)") as refused:
             locate_board(decode_image(HAND)[0], cfg)
+        refusals[settled_stop] = str(refused.value)
         runs[settled_stop] = (list(searches), len(refined))
+    assert refusals[True] == refusals[False]  # the same best grid refused either way
     assert runs[True][0] == [False]  # no normalised second opinion
     assert True in runs[False][0]
     assert runs[True][1] < runs[False][1]

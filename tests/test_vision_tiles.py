@@ -374,6 +374,10 @@ def _pictures_toward_an_open_side(rect: Rectified, label: dict, offset: float, r
 def test_pixels_unlike_wall_and_corridor_are_left_out_of_the_sides() -> None:
     # The board mask learns wall and corridor from the fixed tiles: a magenta picture is
     # not board, the unpainted board nearly all is (wood grain, speckles and shading included).
+    # Nearly all: 0.97-0.99 of the judged pixels; the wizard scene's glare spots (chroma washed out) are left
+    # out too, 2.8 % of them with OpenCV 5.0 and 3.1 % with 4.14 (their renders' edges differ by a hair), so
+    # the bar sits under that; a mask too tight to keep the board (foreign_sigma halved: 0.89-0.90 on the
+    # hedge and wizard scenes; learned from the walls alone: 0.67) still fails it.
     from vision.tile_features import DEFAULT_CONFIG, _board_mask, _sampled_pixels, _tiles_lab
 
     for seed, look in [(12, "dark"), (13, "hedge"), (15, "wizard")]:
@@ -387,7 +391,7 @@ def test_pixels_unlike_wall_and_corridor_are_left_out_of_the_sides() -> None:
         clean = _board_mask(_tiles_lab(rect), rect, DEFAULT_CONFIG).ravel()[judged].astype(bool)
         assert picture.sum() > 1000
         assert (~mask[picture]).mean() > 0.95
-        assert clean.mean() > 0.97
+        assert clean.mean() > 0.96
 
 
 def test_pictures_reaching_into_a_side_do_not_close_it() -> None:

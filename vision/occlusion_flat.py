@@ -384,18 +384,25 @@ def veil_transmission(rect: Rectified, reach: float = 0.15) -> np.ndarray:
     lifts the patch's dark floor (its 10th percentile of linear grey) over the board's (the median point's) by
     a (W - floor): a = (floor - board's) / (255 - board's). A pale surface lifts the floor as much but hides the
     seams: divided by (1 - a) they stay far under the board's. Measurements: vision/notes/occlusion_flat.md.
+
+    The floor is the patch's 10th percentile; a side's point (not a corner) takes its 5th: its patch is the
+    tile area's inner half only and one seam crosses it, so the seam is half the share of its pixels it is
+    of a middle point's, and the 10th percentile fell on the seam's soft edge, a pixel's rendering apart
+    from the tiles' light (clean boards read 0.7-0.8 there).
     """
     t, m = rect.tile_px, rect.margin_px
     light = _LINEAR_GREY[cv2.cvtColor(rect.image[m : m + SIZE * t, m : m + SIZE * t], cv2.COLOR_BGR2GRAY)]
     start, stop = _patch_bounds(t, reach)
-    by_size: dict[int, list[tuple[int, int, np.ndarray]]] = {}  # patches of one size reduced together
+    # Patches of one size and percentile reduced together.
+    by_size: dict[tuple[int, int], list[tuple[int, int, np.ndarray]]] = {}
     for i in range(SIZE + 1):
         for j in range(SIZE + 1):
             patch = light[start[i] : stop[i], start[j] : stop[j]].ravel()
-            by_size.setdefault(len(patch), []).append((i, j, patch))
+            side = (i in (0, SIZE)) != (j in (0, SIZE))  # on a side of the tile area, not at its corner
+            by_size.setdefault((len(patch), 5 if side else 10), []).append((i, j, patch))
     floor = np.zeros((SIZE + 1, SIZE + 1))
-    for group in by_size.values():
-        lows = np.percentile(np.stack([patch for _, _, patch in group]), 10, axis=1)
+    for (_, share), group in by_size.items():
+        lows = np.percentile(np.stack([patch for _, _, patch in group]), share, axis=1)
         for (i, j, _), low in zip(group, lows, strict=True):
             floor[i, j] = low
     board = float(np.median(floor))
