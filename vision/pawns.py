@@ -123,6 +123,7 @@ from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
+from vision.pawn_copies import without_copies
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
@@ -218,6 +219,8 @@ def find_pawns(
     found = candidates(rect, tiles, cfg, model, camera, floor, slender=slender, look_past_edge=not at_night)
     # A blob with a printed picture's marks inside its outline is no moulded pawn (vision.pawn_pictures).
     found = without_pictures(rect.image, rect.tile_px, found)
+    # A picture printed twice in one colour, and its copies in other colours, are no pawns (vision.pawn_copies).
+    found = without_copies(rect.image, found)
     best = _best(found, cfg.model, threshold)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
     # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
