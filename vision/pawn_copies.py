@@ -1,26 +1,33 @@
 """Printed copies: a picture drawn twice in one colour is artwork, and so is each of its copies in other colours.
 
-The four pawns are one set, one piece in four colours: at most one blob of a colour is
-a pawn, and the same piece in another colour is another pawn. A board's treasure
+The four pawns are one set, one piece in four colours: at most one blob of a colour
+is a pawn, and the same piece in another colour is another pawn. A board's treasure
 pictures come in sets too, but not one per colour: some editions print the same
-picture (a gem, a potion) on several tiles, in several colours and twice or more in one
-colour, always upright. Two prints of one picture are *copies*: the same silhouette
-(their masks, centred on each other, overlap almost wholly) and the same drawing inside
-it (the grey levels over that overlap correlate, whatever the inks). So blobs linked by
-copies form a *copy set*, and a copy set holding two blobs of one colour cannot be a
-set of pawns: every blob in it is a print (:func:`printed_copies`), and leaves the
-contest of its colour (:func:`without_copies`), so a real pawn it outscored can win and
-a colour with no pawn is no longer reported from its picture.
+picture (a gem, a potion) on several tiles, in several colours and twice or more in
+one colour, drawn upright whatever the tile's turn (the sixth renderer's edition).
+Two prints of one picture are *copies*: the same silhouette (their masks, centred on
+each other, overlap almost wholly) and the same drawing inside it (the grey levels
+over that overlap correlate, whatever the inks). Blobs linked by copies form a *copy
+set*, and a copy set holding two blobs of one colour cannot be a set of pawns: every
+blob in it is a print (:func:`printed_copies`) and leaves the contest of its colour
+(:func:`without_copies`), so a real pawn it outscored can win and a colour with no
+pawn is no longer reported from its picture.
 
 Why not the silhouette alone: two pawns of one piece standing near each other (or a
 round pawn's top and a round print) are as alike in outline as two prints; but a
 pawn's inside is its shading under the scene's light and a print's the drawing, so
-only prints are alike in both (pawns' grey correlation with a like-shaped blob stayed
-under 0.8 on the dev frames, prints' copies 0.8 and over). Why not one copy: a pawn's
-look-alike in another colour is another pawn (the twin rule, :func:`vision.pawns._one_of_a_kind`,
-uses look-alikes only *within* a colour's contest). A picture printed once per colour
-is never caught (nothing says which of its copies is the pawn); the held-out
-renderer's creatures, each drawn differently, are not copies.
+only prints are alike in both (on the dev frames pawns' grey correlation with a
+like-shaped blob stayed under 0.8, prints' copies 0.8 and over). Why not one copy:
+a pawn's look-alike in another colour is another pawn (the twin rule,
+:func:`vision.pawns._one_of_a_kind`, weighs look-alikes only within a colour's contest).
+
+Known limits: a picture printed once per colour is never caught (nothing says which
+of its copies is the pawn); copies are compared unturned, so pictures that turn with
+their tile are not copies; the held-out renderer's creatures, each drawn differently,
+are not copies either; and only the blobs that may reach the threshold are compared
+(the others are left out early, :func:`vision.pawn_features.features`' floor), so a
+picture's second copy that scores low never joins its set (comparing every blob of a
+foot's size doubled the read's time and lost a pawn on the dev frames).
 
 Measurements and tried alternatives: vision/notes/pawns.md (p50).
 """

@@ -93,7 +93,9 @@ The known limits are those of the stages above: a pawn of a material's own colou
 is dropped by the artwork test, a pawn with no shading and no cast shadow (soft
 light, a round top seen straight down) scores low, and a print with drawn shading
 and highlights can outscore a pawn of its colour; when a colour has several blobs
-over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`).
+over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`). A picture
+printed twice in one colour is artwork, and so are its copies in other colours (same silhouette,
+same drawing: :mod:`vision.pawn_copies`); a picture printed once per colour is not caught.
 A wall of several materials (grass, water, stone on one board) spans the colours
 between them in one Gaussian; splitting it was tried and reverted, since a mask
 change needs the model refitted on its blobs.
