@@ -125,7 +125,7 @@ from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
-from vision.pawn_copies import without_copies
+from vision.pawn_copies import printed_copies
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
@@ -221,9 +221,10 @@ def find_pawns(
     found = candidates(rect, tiles, cfg, model, camera, floor, slender=slender, look_past_edge=not at_night)
     # A blob with a printed picture's marks inside its outline is no moulded pawn (vision.pawn_pictures).
     found = without_pictures(rect.image, rect.tile_px, found)
-    # A picture printed twice in one colour, and its copies in other colours, are no pawns (vision.pawn_copies).
-    found = without_copies(rect.image, found)
-    best = _best(found, cfg.model, threshold)
+    # A picture printed twice in one colour, and its copies in other colours, are no pawns (vision.pawn_copies):
+    # never chosen, but still the board's evidence (the set's size, the light, the twins) as before.
+    printed = frozenset(printed_copies(rect.image, found))
+    best = _best(found, cfg.model, threshold, printed=printed)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
     # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
     missing = {color for color, _ in slender} - best.keys()
@@ -231,8 +232,10 @@ def find_pawns(
     extra = without_pictures(rect.image, rect.tile_px, extra, found)
     if extra:
         found = [*found, *extra]
-        best = _best(found, cfg.model, threshold)
-    best = _behind_another(found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
+        best = _best(found, cfg.model, threshold, printed=printed)
+    best = _behind_another(
+        found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir), printed
+    )
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
@@ -253,6 +256,7 @@ def _behind_another(
     model: PawnModel,
     threshold: float,
     point: Callable[[], np.ndarray],
+    printed: frozenset[int] = frozenset(),
 ) -> dict[Color, tuple[float, Candidate]]:
     """``best`` with each colour that has no pawn judged again as maybe the one behind another in a pile.
 
@@ -265,31 +269,36 @@ def _behind_another(
     missing = {cand.color for cand in found} - best.keys()
     if not missing:
         return best
-    behind = _best(found, model, threshold, behind_of=point())
+    behind = _best(found, model, threshold, behind_of=point(), printed=printed)
     return best | {color: behind[color] for color in missing if color in behind}
 
 
 def _best(
-    found: Sequence[Candidate], model: PawnModel, threshold: float, behind_of: np.ndarray | None = None
+    found: Sequence[Candidate],
+    model: PawnModel,
+    threshold: float,
+    behind_of: np.ndarray | None = None,
+    printed: frozenset[int] = frozenset(),
 ) -> dict[Color, tuple[float, Candidate]]:
     """Each colour's best blob at ``threshold`` or above, with its confidence (the board's terms filled in).
 
     With ``behind_of`` (the nadir), a blob piled behind another colour's pawn is judged without its
-    outline's bite (:func:`_hidden_sizes`).
+    outline's bite (:func:`_hidden_sizes`). The blobs ``printed`` (indices into ``found``: printed
+    copies, :mod:`vision.pawn_copies`) are never chosen, but vote in the others' terms as before.
     """
     rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
     rows = _hidden_sizes(found, rows, model, behind_of)
     probs = [confidence(row, model) for row in rows]
     best: dict[Color, tuple[float, Candidate]] = {}
     rivals: set[Color] = set()  # colours with two blobs or more over the threshold
-    for cand, p in zip(found, probs, strict=True):
-        if p >= threshold:
+    for k, (cand, p) in enumerate(zip(found, probs, strict=True)):
+        if p >= threshold and k not in printed:
             if cand.color in best:
                 rivals.add(cand.color)
             if cand.color not in best or p > best[cand.color][0]:
                 best[cand.color] = (p, cand)
     for color in rivals:
-        k = _one_of_a_kind(found, rows, probs, color, threshold, model)
+        k = _one_of_a_kind(found, rows, probs, color, threshold, model, printed)
         best[color] = (probs[k], found[k])
     return best
 
@@ -301,6 +310,7 @@ def _one_of_a_kind(
     color: Color,
     threshold: float,
     model: PawnModel,
+    printed: frozenset[int] = frozenset(),
 ) -> int:
     """Which of ``color``'s blobs over ``threshold`` is its pawn: the most probable, once a blob with a twin
     on the board has lost up to :data:`TWIN_PENALTY` of logit.
@@ -320,14 +330,15 @@ def _one_of_a_kind(
     Most twins that decide are look-alikes, not copies, so the rule reads "a pawn stands
     apart from its colour's other blobs" as much as "artwork repeats"; as a penalty on
     every blob (a report may go) it trades pawns for false reports, so it only chooses.
-    Measurements: vision/notes/pawns.md.
+    The blobs ``printed`` (printed copies, :mod:`vision.pawn_copies`) are no choice, but
+    still twins. Measurements: vision/notes/pawns.md.
     """
     shape = np.array([[row[k] for k in _TWIN_COLUMNS] for row in (cand.features for cand in found)]) / _TWIN_SD
     pool = np.array([c.color == color or p < TWIN_PRINT for c, p in zip(found, probs, strict=True)])
     best_k, best_score = -1, -math.inf
     for k, (cand, p) in enumerate(zip(found, probs, strict=True)):
-        if cand.color != color or p < threshold:
-            continue
+        if cand.color != color or p < threshold or k in printed:
+            continue  # not a choice (a printed copy still counts as a twin)
         others = pool.copy()
         others[k] = False
         near = float(np.sqrt(((shape[others] - shape[k]) ** 2).sum(axis=1)).min()) if others.any() else math.inf
