@@ -11,11 +11,12 @@ over that overlap correlate, whatever the inks). Blobs linked by copies form a *
 set*, and a copy set holding two blobs of one colour cannot be a set of pawns: every
 blob in it is a print (:func:`printed_copies`). The reader never chooses it
 (:func:`vision.pawns._best`), so a real pawn it outscored can win and a colour with
-no pawn is no longer reported from its picture; but it stays the board's evidence
-as before (it votes in the set's size and the light consensus, and is a twin in
-:func:`vision.pawns._one_of_a_kind`): taking it out of the candidates altogether
-cost a pawn on fresh frames, whose print had lost the contest by a printed copy's
-twin penalty (vision/notes/pawns.md, p50).
+no pawn is no longer reported from its picture; nor is it a sure pawn for the
+board's terms (the set's size and the light consensus,
+:func:`vision.pawn_model.with_set_size`). It stays a candidate all the same, a twin
+for :func:`vision.pawns._one_of_a_kind`: a print's copy is the evidence that makes
+another print of that colour lose its contest (taking the copies out of the
+candidates altogether cost a pawn on fresh frames that way; vision/notes/pawns.md, p50).
 
 Why not the silhouette alone: two pawns of one piece standing near each other (or a
 round pawn's top and a round print) are as alike in outline as two prints; but a

@@ -222,7 +222,7 @@ def find_pawns(
     # A blob with a printed picture's marks inside its outline is no moulded pawn (vision.pawn_pictures).
     found = without_pictures(rect.image, rect.tile_px, found)
     # A picture printed twice in one colour, and its copies in other colours, are no pawns (vision.pawn_copies):
-    # never chosen, but still the board's evidence (the set's size, the light, the twins) as before.
+    # never chosen nor sure for the board's terms, but still twins for the contests.
     printed = frozenset(printed_copies(rect.image, found))
     best = _best(found, cfg.model, threshold, printed=printed)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
@@ -284,9 +284,9 @@ def _best(
 
     With ``behind_of`` (the nadir), a blob piled behind another colour's pawn is judged without its
     outline's bite (:func:`_hidden_sizes`). The blobs ``printed`` (indices into ``found``: printed
-    copies, :mod:`vision.pawn_copies`) are never chosen, but vote in the others' terms as before.
+    copies, :mod:`vision.pawn_copies`) are never chosen nor sure pawns for the board's terms.
     """
-    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
+    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found], printed)
     rows = _hidden_sizes(found, rows, model, behind_of)
     probs = [confidence(row, model) for row in rows]
     best: dict[Color, tuple[float, Candidate]] = {}
