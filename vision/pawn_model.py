@@ -7,7 +7,7 @@ term's direction fixed by the physics its feature describes (see :mod:`vision.pa
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
@@ -345,11 +345,15 @@ def sure_pawns(rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL) -
 
 
 def with_set_size(
-    rows: Sequence[Sequence[float]], model: PawnModel = PAWN_MODEL, colours: Sequence[object] | None = None
+    rows: Sequence[Sequence[float]],
+    model: PawnModel = PAWN_MODEL,
+    colours: Sequence[object] | None = None,
+    prints: Collection[int] = (),
 ) -> list[tuple[float, ...]]:
     """``rows`` with their board-level terms filled in: ``size_deviation`` (see :func:`set_size_deviation`)
-    and, given each blob's colour, the light consensus (:mod:`vision.pawn_consensus`)."""
-    sure = sure_pawns(rows, model)
+    and, given each blob's colour, the light consensus (:mod:`vision.pawn_consensus`). The blobs
+    ``prints`` (indices; known to be artwork) are never sure pawns, so they vote in neither."""
+    sure = [is_sure and k not in prints for k, is_sure in enumerate(sure_pawns(rows, model))]
     devs = set_size_deviation(rows, model, sure)
     out = [(*row[:_SIZE], dev, *row[_SIZE + 1 :]) for row, dev in zip(rows, devs, strict=True)]
     if colours is None:

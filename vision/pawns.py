@@ -96,7 +96,9 @@ The known limits are those of the stages above: a pawn of a material's own colou
 is dropped by the artwork test, a pawn with no shading and no cast shadow (soft
 light, a round top seen straight down) scores low, and a print with drawn shading
 and highlights can outscore a pawn of its colour; when a colour has several blobs
-over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`).
+over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`). A picture
+printed twice in one colour is artwork, and so are its copies in other colours (same silhouette,
+same drawing: :mod:`vision.pawn_copies`); a picture printed once per colour is not caught.
 A wall of several materials (grass, water, stone on one board) spans the colours
 between them in one Gaussian; splitting it was tried and reverted, since a mask
 change needs the model refitted on its blobs.
@@ -126,6 +128,7 @@ from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
 from vision.pawn_candidates import Candidate, Slender, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
+from vision.pawn_copies import printed_copies
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
@@ -221,7 +224,10 @@ def find_pawns(
     found = candidates(rect, tiles, cfg, model, camera, floor, slender=slender, look_past_edge=not at_night)
     # A blob with a printed picture's marks inside its outline is no moulded pawn (vision.pawn_pictures).
     found = without_pictures(rect.image, rect.tile_px, found)
-    best = _best(found, cfg.model, threshold)
+    # A picture printed twice in one colour, and its copies in other colours, are no pawns (vision.pawn_copies):
+    # never chosen nor sure for the board's terms, but still twins for the contests.
+    printed = frozenset(printed_copies(rect.image, found))
+    best = _best(found, cfg.model, threshold, printed=printed)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
     # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
     missing = {color for color, _ in slender} - best.keys()
@@ -229,12 +235,19 @@ def find_pawns(
     extra = without_pictures(rect.image, rect.tile_px, extra, found)
     if extra:
         found = [*found, *extra]
-        best = _best(found, cfg.model, threshold)
-    best = _behind_another(found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
+        best = _best(found, cfg.model, threshold, printed=printed)
+    best = _behind_another(
+        found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir), printed
+    )
     if not at_night and tiles is not None:
         tile_zones = tiles
         best = _across_the_edge(
-            found, best, cfg.model, threshold, lambda: zones(rect, tile_zones, cfg.wall_zone, cfg.corridor_core)
+            found,
+            best,
+            cfg.model,
+            threshold,
+            lambda: zones(rect, tile_zones, cfg.wall_zone, cfg.corridor_core),
+            printed,
         )
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
@@ -256,6 +269,7 @@ def _behind_another(
     model: PawnModel,
     threshold: float,
     point: Callable[[], np.ndarray],
+    printed: frozenset[int] = frozenset(),
 ) -> dict[Color, tuple[float, Candidate]]:
     """``best`` with each colour that has no pawn judged again as maybe the one behind another in a pile.
 
@@ -268,7 +282,7 @@ def _behind_another(
     missing = {cand.color for cand in found} - best.keys()
     if not missing:
         return best
-    behind = _best(found, model, threshold, behind_of=point())
+    behind = _best(found, model, threshold, behind_of=point(), printed=printed)
     return best | {color: behind[color] for color in missing if color in behind}
 
 
@@ -284,6 +298,7 @@ def _across_the_edge(
     model: PawnModel,
     threshold: float,
     zone_of: Callable[[], np.ndarray],
+    printed: frozenset[int] = frozenset(),
 ) -> dict[Color, tuple[float, Candidate]]:
     """``best`` with each colour that has no pawn judged again: a doubtful blob lying across a wall's edge.
 
@@ -292,21 +307,21 @@ def _across_the_edge(
     printed inside its corridor (the tile read knows where the walls are, :func:`zones`). Under soft
     light a dull cylinder or cube has no shading and no cast shadow and scores like a print; lying
     across the edge is evidence of a body the model has not seen. Only lifts, only a colour with no
-    pawn, only by day. Known limit: the held-out renderer draws some blob icons over the edge.
-    Measurements: vision/notes/pawns.md (p51).
+    pawn, only by day, never a printed copy (``printed``, :mod:`vision.pawn_copies`). Known limit:
+    the held-out renderer draws some blob icons over the edge. Measurements: vision/notes/pawns.md (p51).
     """
     missing = {cand.color for cand in found} - best.keys()
     if not missing:
         return best
-    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
+    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found], printed)
     rows = _hidden_sizes(found, rows, model)
     top = math.log(threshold / (1.0 - threshold))
     low = top - EDGE_LIFT
     zone = None
     out = dict(best)
-    for cand, row in zip(found, rows, strict=True):
+    for k, (cand, row) in enumerate(zip(found, rows, strict=True)):
         z = model.logit(row)
-        if cand.color not in missing or not low <= z < top:
+        if cand.color not in missing or k in printed or not low <= z < top:
             continue
         if zone is None:
             zone = zone_of()
@@ -324,26 +339,31 @@ def _across_the_edge(
 
 
 def _best(
-    found: Sequence[Candidate], model: PawnModel, threshold: float, behind_of: np.ndarray | None = None
+    found: Sequence[Candidate],
+    model: PawnModel,
+    threshold: float,
+    behind_of: np.ndarray | None = None,
+    printed: frozenset[int] = frozenset(),
 ) -> dict[Color, tuple[float, Candidate]]:
     """Each colour's best blob at ``threshold`` or above, with its confidence (the board's terms filled in).
 
     With ``behind_of`` (the nadir), a blob piled behind another colour's pawn is judged without its
-    outline's bite (:func:`_hidden_sizes`).
+    outline's bite (:func:`_hidden_sizes`). The blobs ``printed`` (indices into ``found``: printed
+    copies, :mod:`vision.pawn_copies`) are never chosen nor sure pawns for the board's terms.
     """
-    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found])
+    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found], printed)
     rows = _hidden_sizes(found, rows, model, behind_of)
     probs = [confidence(row, model) for row in rows]
     best: dict[Color, tuple[float, Candidate]] = {}
     rivals: set[Color] = set()  # colours with two blobs or more over the threshold
-    for cand, p in zip(found, probs, strict=True):
-        if p >= threshold:
+    for k, (cand, p) in enumerate(zip(found, probs, strict=True)):
+        if p >= threshold and k not in printed:
             if cand.color in best:
                 rivals.add(cand.color)
             if cand.color not in best or p > best[cand.color][0]:
                 best[cand.color] = (p, cand)
     for color in rivals:
-        k = _one_of_a_kind(found, rows, probs, color, threshold, model)
+        k = _one_of_a_kind(found, rows, probs, color, threshold, model, printed)
         best[color] = (probs[k], found[k])
     return best
 
@@ -355,6 +375,7 @@ def _one_of_a_kind(
     color: Color,
     threshold: float,
     model: PawnModel,
+    printed: frozenset[int] = frozenset(),
 ) -> int:
     """Which of ``color``'s blobs over ``threshold`` is its pawn: the most probable, once a blob with a twin
     on the board has lost up to :data:`TWIN_PENALTY` of logit.
@@ -374,14 +395,15 @@ def _one_of_a_kind(
     Most twins that decide are look-alikes, not copies, so the rule reads "a pawn stands
     apart from its colour's other blobs" as much as "artwork repeats"; as a penalty on
     every blob (a report may go) it trades pawns for false reports, so it only chooses.
-    Measurements: vision/notes/pawns.md.
+    The blobs ``printed`` (printed copies, :mod:`vision.pawn_copies`) are no choice, but
+    still twins. Measurements: vision/notes/pawns.md.
     """
     shape = np.array([[row[k] for k in _TWIN_COLUMNS] for row in (cand.features for cand in found)]) / _TWIN_SD
     pool = np.array([c.color == color or p < TWIN_PRINT for c, p in zip(found, probs, strict=True)])
     best_k, best_score = -1, -math.inf
     for k, (cand, p) in enumerate(zip(found, probs, strict=True)):
-        if cand.color != color or p < threshold:
-            continue
+        if cand.color != color or p < threshold or k in printed:
+            continue  # not a choice (a printed copy still counts as a twin)
         others = pool.copy()
         others[k] = False
         near = float(np.sqrt(((shape[others] - shape[k]) ** 2).sum(axis=1)).min()) if others.any() else math.inf
