@@ -312,7 +312,10 @@ def _clipped_shading(
     a colour with no pawn is judged so (a pawn read without it keeps its score, and no print
     of its colour gains one over it), and only by day. Only the blobs the features' early
     exit kept are judged (p52: letting it allow for the lift kept many clipped prints).
-    Measurements: vision/notes/pawns.md (p52, p53).
+    Known limits: a printed ring whose pale centre sits off the blob's centre reads as a
+    crescent (one read on a fresh half-occluded set); a dome lit from straight above has its
+    shaded band all round (no crescent), and a yellow that clips its red only is not judged
+    (:data:`CLIPPED_CHANNELS`). Measurements: vision/notes/pawns.md (p52, p53).
     """
     missing = {cand.color for cand in found} - best.keys()
     if not missing:
