@@ -99,6 +99,9 @@ and highlights can outscore a pawn of its colour; when a colour has several blob
 over the threshold, a blob with a twin on the board loses (:func:`_one_of_a_kind`). A picture
 printed twice in one colour is artwork, and so are its copies in other colours (same silhouette,
 same drawing: :mod:`vision.pawn_copies`); a picture printed once per colour is not caught.
+A bright pawn under a strong light clips the sensor over its top, so its shading is one
+flat level: where a colour has no pawn, such a blob whose rim shows a darker crescent on
+one side is judged again with its shading unknown rather than small (:func:`_clipped_shading`).
 A wall of several materials (grass, water, stone on one board) spans the colours
 between them in one Gaussian; splitting it was tried and reverted, since a mask
 change needs the model refitted on its blobs.
@@ -151,6 +154,23 @@ TWIN_PENALTY = 4.0
 TWIN_PRINT = 0.05
 _TWIN_COLUMNS = [FEATURES.index(name) for name in TWIN_SCALES]
 _TWIN_SD = np.array(list(TWIN_SCALES.values()))
+
+#: A pixel whose brightest channel reaches this is clipped by the sensor: its brightness is unknown, at least this.
+CLIPPED = 250
+#: A blob whose shading is measured on pixels clipped over this share shows no shading it could have
+#: (:func:`_clipped_shading`).
+CLIPPED_SHARE = 0.5
+#: A pixel of a clipped blob whose clipped channels' mean is under this is on its shaded side (:func:`crescent`).
+SHADED_LEVEL = 225
+#: A clipped blob whose shaded pixels' share differs by this much between the sectors round its centre
+#: shows a darker crescent on one side: a lit body, not a flat print (:func:`crescent`).
+CRESCENT = 0.2
+#: A clipped blob is judged by its crescent only where the sensor clipped this many of its channels (a yellow's
+#: red and green): on a one-channel level a print's darker ink reads as a crescent (:func:`crescent`).
+CLIPPED_CHANNELS = 2
+_SECTORS = 8
+#: The shading features a clipped blob cannot show.
+_SHADING_TERMS = (FEATURES.index("surface"), FEATURES.index("smooth_range"))
 
 #: The board-level terms that say nothing for a blob piled against another colour's pawn (:func:`_hidden_sizes`).
 _PILE_TERMS = (SIZE_DEVIATION, LIT_CONSENSUS, DARK_CONSENSUS)
@@ -249,6 +269,8 @@ def find_pawns(
             lambda: zones(rect, tile_zones, cfg.wall_zone, cfg.corridor_core),
             printed,
         )
+    if not at_night:
+        best = _clipped_shading(found, best, cfg.model, threshold, rect, printed)
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
@@ -336,6 +358,106 @@ def _across_the_edge(
         if cand.color not in out or lifted > out[cand.color][0]:
             out[cand.color] = (lifted, cand)
     return out
+
+
+def _clipped_shading(
+    found: Sequence[Candidate],
+    best: dict[Color, tuple[float, Candidate]],
+    model: PawnModel,
+    threshold: float,
+    rect: Rectified,
+    printed: frozenset[int] = frozenset(),
+) -> dict[Color, tuple[float, Candidate]]:
+    """``best`` with each colour that has no pawn judged again where the sensor clipped its blob's shading.
+
+    A bright pawn (a yellow dome, a glossy body) under a strong light is brighter than the
+    camera's range over much of its top: its brightest channels sit at 255 there, and the lit
+    side, the shaded side and the highlight are one flat level. Its shading (``surface``,
+    ``smooth_range``, measured inside the blob's rim) is then unknown - not small - and the
+    model, which reads small shading as a flat print, scores it under the threshold (third
+    renderer: bright yellow domes, 51-86 % of their inner pixels clipped, ``surface`` 0.01-0.24).
+    Flat prints clip as fully (a bright yellow disc on a sunlit tile), so the clipping alone
+    says nothing. What the clipping leaves of a lit body is its shaded side: the band of the
+    rim turned from the light falls under the sensor's range, a darker crescent on one side
+    (:func:`crescent`), while a flat print's ink holds its level all round its edge (the
+    blur of its edge darkens it evenly). Where over :data:`CLIPPED_SHARE` of the inner pixels
+    are clipped and the crescent is at least :data:`CRESCENT`, the blob's shading terms are
+    taken at least at the least most pawns show (each term's first knot, the pawns' lower
+    quartile). Prints with a drawn shaded side (a printed orb) show a crescent too: so only
+    a colour with no pawn is judged so (a pawn read without it keeps its score, and no print
+    of its colour gains one over it), and only by day. Only the blobs the features' early
+    exit kept are judged (p52: letting it allow for the lift kept many clipped prints).
+    Known limits: a printed ring whose pale centre sits off the blob's centre reads as a
+    crescent (one read on a fresh half-occluded set); a dome lit from straight above has its
+    shaded band all round (no crescent), and a yellow that clips its red only is not judged
+    (:data:`CLIPPED_CHANNELS`). Measurements: vision/notes/pawns.md (p52, p53).
+    """
+    missing = {cand.color for cand in found} - best.keys()
+    if not missing:
+        return best
+    lifted = []
+    for cand in found:
+        row = cand.features
+        if cand.color in missing and _clipped_share(cand, rect) > CLIPPED_SHARE and crescent(cand, rect) >= CRESCENT:
+            out = list(row)
+            for k in _SHADING_TERMS:
+                if model.knots[k]:
+                    out[k] = max(out[k], model.knots[k][0])
+            cand = replace(cand, features=tuple(out))
+        lifted.append(cand)
+    again = _best(lifted, model, threshold, printed=printed)
+    # The blob as measured is reported (its score is the lifted one's).
+    original = {id(new): old for new, old in zip(lifted, found, strict=True)}
+    return best | {color: (again[color][0], original[id(again[color][1])]) for color in missing if color in again}
+
+
+def _clipped_share(cand: Candidate, rect: Rectified) -> float:
+    """The share of the blob's inner pixels (where :func:`vision.pawn_features.features` measures shading)
+    whose brightest channel is clipped (:data:`CLIPPED`)."""
+    x, y, w, h = cand.box
+    blob = (cand.labels[y : y + h, x : x + w] == cand.index).view(np.uint8)
+    k = max(3, round(rect.tile_px / 10)) | 1
+    inner = cv2.erode(blob, np.ones((k, k), np.uint8), borderType=cv2.BORDER_CONSTANT, borderValue=0) > 0
+    if int(np.count_nonzero(inner)) < 5:
+        inner = blob > 0
+    return float(np.count_nonzero(rect.image[y : y + h, x : x + w].max(axis=2)[inner] >= CLIPPED)) / float(
+        np.count_nonzero(inner)
+    )
+
+
+def crescent(cand: Candidate, rect: Rectified) -> float:
+    """How one-sided a clipped blob's shaded pixels are: the largest minus the smallest share of them over
+    :data:`_SECTORS` sectors round the blob's centre (0: even all round, 1: a whole side and nothing opposite).
+
+    The level is the mean of the blob's clipped channels (those at :data:`CLIPPED` on over half of its
+    clipped pixels: red and green on a yellow, the hue's own on the others), the one that tells the lit top
+    from the shaded side before the sensor clips it; a pixel under :data:`SHADED_LEVEL` is shaded. The whole
+    outline is used (the rim is where the crescent is). 0 when nothing is clipped, or fewer than
+    :data:`CLIPPED_CHANNELS` channels: a red, green or blue blob clips its own channel only, and on that
+    one level the darker ink of a print (a shield's stripe, a diamond's shaded facet, a figure's outline)
+    made a crescent as one-sided as a dome's (first fresh check: 3 red prints read, every pawn the rule
+    found was yellow). Measurements: vision/notes/pawns.md (p53).
+    """
+    x, y, w, h = cand.box
+    inside = cand.labels[y : y + h, x : x + w] == cand.index
+    pixels = rect.image[y : y + h, x : x + w][inside].astype(np.int32)
+    clipped = pixels.max(axis=1) >= CLIPPED
+    if not clipped.any():
+        return 0.0
+    channels = (pixels[clipped] >= CLIPPED).mean(axis=0) > 0.5
+    if int(np.count_nonzero(channels)) < CLIPPED_CHANNELS:
+        return 0.0
+    shaded = pixels[:, channels].mean(axis=1) < SHADED_LEVEL
+    ys, xs = np.nonzero(inside)
+    angle = np.arctan2(ys - ys.mean(), xs - xs.mean())
+    sector = ((angle + np.pi) * (_SECTORS / (2 * np.pi))).astype(np.int64) % _SECTORS
+    counts = np.bincount(sector, minlength=_SECTORS)
+    dark = np.bincount(sector, weights=shaded.astype(np.float64), minlength=_SECTORS)
+    kept = counts >= 3
+    if not kept.any():
+        return 0.0
+    shares = dark[kept] / counts[kept]
+    return float(shares.max() - shares.min())
 
 
 def _best(
