@@ -157,12 +157,15 @@ def _in_chunks(
     the tilt search's 4900 grids or the pitch sweep's ~3000 are megabytes each,
     freshly mapped and faulted in for every operation: the scores took twice as
     long as in cache-sized chunks (4900 grids: ~30 ms -> ~15 ms). The scores
-    are those of one pass to the bit: each grid's depends on its own samples,
-    but BLAS sums a row's products in an order that depends on where the row
-    falls in the kernel's blocks of rows (and a one-row matrix takes another
-    path), so every chunk starts at a multiple of 512 and none is short (a
-    short rest joins the last chunk). Batches under two chunks take one pass
-    (the polish, a window's 100 grids, every centre/crossing batch).
+    are those of one pass: each grid's depends on its own samples, but BLAS
+    sums a row's products in an order that depends on where the row falls in
+    the kernel's blocks of rows (and a one-row matrix takes another path), so
+    every chunk starts at a multiple of 512 and none is short (a short rest
+    joins the last chunk). With numpy 2's OpenBLAS that makes them equal to
+    the bit; a BLAS that blocks rows by 256 (numpy 1.26's) leaves a few rows
+    apart in the last bit (1e-15), far under any decision's margin. Batches
+    under two chunks take one pass (the polish, a window's 100 grids, every
+    centre/crossing batch).
     """
     cuts = list(range(_CHUNK, len(quads) - _CHUNK + 1, _CHUNK))
     if not cuts:
