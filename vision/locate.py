@@ -73,7 +73,7 @@ import cv2
 import numpy as np
 
 from vision.lighting import is_night
-from vision.locate_grid import Placed, cloth_answers, coarse_answers, quad_frame, swept_quad, tiled_quads
+from vision.locate_grid import Placed, cloth_answers, coarse_answers, quad_frame, swept_quad
 from vision.locate_night import glow_quads
 from vision.locate_refine import Refined, refine_corners, shade_free_separation
 from vision.rectify import Lens, quad_homography
@@ -217,16 +217,6 @@ class LocateConfig:
       no peak at the tile pitch), and a bold cloth can hold the board's rotation under a tenth of its own peak.
       Only refused, non-agreeing frames pay (~0.4-0.7 s).
       Measurements: vision/notes/locate.md.
-    * ``tiled_last``/``tiled_spacing``/``tiled_axes``: the very last stage, when the refined grids still do not
-      agree: the pitch sweep (:func:`vision.locate_grid.swept_quad`, 0.5x-1.6x) along the axes of the first
-      search's ``tiled_axes`` best-liked distinct lattices, about centres ``tiled_spacing`` of their pitch apart
-      tiling the whole photo (:func:`vision.locate_grid.tiled_quads`); one polished grid per axes, refined and judged
-      by ``second_opinion_separation``.
-      Why: on a dotted cloth the photo's lattices can have the board's axes but the dots' pitch, with their
-      periodic centres on the cloth several tiles from the board; the pitch sweep keeps those centres and every
-      window search reaches only about two tiles from them. Only refused, non-agreeing frames pay (~0.3-1 s
-      CPU). It does not reach a right-pitch lattice whose axes are 1-2 degrees off (its grids' fixed tiles score
-      under the cloth's) nor a board whose axes no lattice has. Measurements: vision/notes/locate.md (l24).
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
@@ -292,9 +282,6 @@ class LocateConfig:
     tilted_scales: tuple[float, ...] = (0.92, 1.0, 1.08)
     finest_look: bool = True
     cloth_last: bool = True
-    tiled_last: bool = True
-    tiled_spacing: float = 3.0
-    tiled_axes: int = 2
     oriented_rotations: int = 4
     oriented_floor: float = 0.1
 
@@ -408,7 +395,6 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
     best: Refined | None = None
     first: list[Refined] = []  # the first refined grid (the search's first answer)
     tilted: list[Iterator[tuple[float, np.ndarray]]] = []  # the work copy's receding grids (the last resort)
-    lattices: list[list[Placed]] = []  # the first search's lattices, best-liked first (LocateConfig.tiled_last)
 
     def attempt(
         quad: np.ndarray | None, bar: float, reduced: tuple[int, np.ndarray], again: bool = True, shade: bool = False
@@ -456,13 +442,10 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
             return cfg.settled_stop and _converged(shapely)
 
         liked: list[Placed] = []
-        kept: list[Placed] = []
-        if not lattices:
-            lattices.append(kept)  # the work scale's lattices, best-liked first (for the tiled sweep)
         later: list[Iterator[tuple[float, np.ndarray]]] = []
         found: tuple[float, np.ndarray] | None = None
         answers = coarse_answers(
-            work, cfg, liked=liked, lattice_only=not again, later=later, tilted=tilted if again else None, kept=kept
+            work, cfg, liked=liked, lattice_only=not again, later=later, tilted=tilted if again else None
         )
         for found in answers:
             if attempt(found[1] / scale, bar, (factor, work), again):
@@ -530,13 +513,6 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
         # often as the others (which the shade-free judge saw as the best grid before this stage).
         proven = any(
             attempt(q, cfg.second_opinion_separation, reduced, shade=True) for q in _cloth_quads(work, factor, cfg)
-        )
-    if not proven and cfg.fallbacks and cfg.tiled_last and lattices and exclude is None and not _converged(shapely):
-        # A board on a dotted or checked cloth whose lattice has the board's axes but the cloth's pitch and
-        # centre (see LocateConfig.tiled_last).
-        reduced = (factor, work)
-        proven = any(
-            attempt(q * factor, cfg.second_opinion_separation, reduced) for _, q in tiled_quads(work, lattices[0], cfg)
         )
     if best is None:
         raise BoardNotFoundError("no periodic tile grid found")

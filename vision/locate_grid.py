@@ -37,7 +37,7 @@ from vision.locate_score import BOARD_CORNERS, separation
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
-__all__ = ["BOARD_CORNERS", "Placed", "coarse_answers", "quad_frame", "swept_quad", "tiled_quads"]
+__all__ = ["BOARD_CORNERS", "Placed", "coarse_answers", "quad_frame", "swept_quad"]
 
 
 def _contrast_normalised(gx: np.ndarray, gy: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -108,7 +108,6 @@ def coarse_answers(
     lattice_only: bool = False,
     later: list[Iterator[tuple[float, np.ndarray]]] | None = None,
     tilted: list[Iterator[tuple[float, np.ndarray]]] | None = None,
-    kept: list[Placed] | None = None,
 ) -> Iterator[tuple[float, np.ndarray]]:
     """Tile-area quads (work pixels, TL TR BR BL) with their d': each search stage's best, cheapest first.
 
@@ -143,8 +142,7 @@ def coarse_answers(
     fixed tiles liked best (for :func:`swept_quad`). ``later``: when given, receives (once
     every stage answered) the lazy :func:`_runners_up` of this search, for the caller to ask
     after its pitch sweep. ``tilted``: when given, receives the lazy :func:`_tilted_grids` (the caller's
-    very last resort). ``kept``: when given, receives every lattice placed (not table-masked), the grids the fixed
-    tiles liked best first (for :func:`tiled_quads`). ``lattice_only``: stage 1 alone
+    very last resort). ``lattice_only``: stage 1 alone
     (the finer look of :func:`vision.locate.locate_board`: the stage that can miss at the
     work scale is the lattice estimate's pitch peaks; the later stages found nothing there).
     """
@@ -182,11 +180,9 @@ def coarse_answers(
 
     def like() -> None:
         """The lattices (not table-masked ones) whose grids the fixed tiles liked best, into ``liked``."""
-        order = sorted((i for i in range(len(placed)) if placed[i] is not None), key=lambda i: -found[i][0])
         if liked is not None:
+            order = sorted((i for i in range(len(placed)) if placed[i] is not None), key=lambda i: -found[i][0])
             liked[:] = [placed[i] for i in order[: cfg.sweep_hypotheses]]  # type: ignore[misc]
-        if kept is not None:
-            kept[:] = [placed[i] for i in order]  # type: ignore[misc]
 
     if notched:
         place(notched_hypotheses(gx, gy, lo, hi, cfg), cfg.notched_hypotheses)
@@ -451,39 +447,6 @@ def swept_quad(work: np.ndarray, frames: list[Placed], cfg: LocateConfig) -> tup
         score, quad = search_fine(blurred(lab, swept, blurs), inv, origin, swept)
         found.append((score, quad, swept))
     return _best_polished(lab, blurs, found, {}, cfg)
-
-
-def tiled_quads(work: np.ndarray, lattices: list[Placed], cfg: LocateConfig) -> Iterator[tuple[float, np.ndarray]]:
-    """The pitch sweep (:func:`swept_quad`) along each lattice's axes about centres tiling the whole photo.
-
-    One polished grid per distinct axes of the first ``tiled_axes`` of ``lattices`` (the search's lattices, the
-    best-liked first), best first.
-    Why: on a dotted or checked cloth a lattice can have the board's axes while its pitch is the cloth's
-    and its periodic centre lies on the cloth, several tiles from the board; the pitch sweep keeps that
-    centre, and every window search reaches only about two tiles from it. Centres ``tiled_spacing``
-    pitches apart put every part of the photo within that reach (at the swept pitches from
-    0.5x). Measurements: vision/notes/locate.md (l24).
-    """
-    h, w = work.shape[:2]
-    axes: list[np.ndarray] = []
-    found: list[tuple[float, np.ndarray]] = []
-    for inv, _, pitch in lattices:
-        if any(np.abs(inv[:, :2] - seen).max() < 0.03 for seen in axes):
-            continue  # the same axes (another centre or pitch of one lattice): swept once
-        if len(axes) == cfg.tiled_axes:
-            break
-        axes.append(inv[:, :2])
-        to_canonical = np.linalg.inv(inv[:, :2])
-        step = cfg.tiled_spacing * pitch
-        frames: list[Placed] = [
-            (inv, to_canonical @ (np.array([x, y]) - inv[:, 2]), pitch)
-            for y in np.arange(0.5 * step, h, step)
-            for x in np.arange(0.5 * step, w, step)
-        ]
-        swept = swept_quad(work, frames, cfg)
-        if swept is not None:
-            found.append(swept)
-    yield from sorted(found, key=lambda item: -item[0])
 
 
 def _best_polished(
