@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from vision.occlusion import frame_band
+from vision.occlusion_band import _glare_pool
 from vision.occlusion_config import OcclusionConfig
+from vision.occlusion_lattice import shade_invariant
 from vision.rectify import Rectified
 
 T, M = 48, 36
@@ -52,3 +54,31 @@ def test_a_white_glare_pool_on_the_frame_is_not_an_arm_but_an_opaque_run_is() ->
     linear = (skin[:M] / 255.0) ** 2.2 + light[None, :, None] * np.array([0.15, 0.45, 1.0])
     skin[:M] = 255.0 * np.clip(linear, 0, 1) ** (1 / 2.2)
     assert _top_segments(frame_band(_view(skin), SHAPE)) >= 3
+
+
+def _segments_lit(gains: dict[int, float], colour: tuple[float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`frame_band`-order segment colours of a red frame (BGR) and its model: ``gains`` (segment -> linear
+    light added, of ``colour``, B G R) over the print."""
+    frame = (np.array([30.0, 30.0, 140.0]) / 255.0) ** 2.2
+    lit = np.array([frame + gains.get(k, 0.0) * np.array(colour) for k in range(56)])
+    pixels = 255.0 * np.clip(lit, 0, 1) ** (1 / 2.2)
+    expected = shade_invariant(np.tile(255.0 * frame ** (1 / 2.2), (56, 1))[None])[0]
+    return shade_invariant(pixels[None])[0], expected
+
+
+def test_a_glare_pool_over_the_boards_corner_is_followed_round_it() -> None:
+    """o41 (fresh sixth day 5451040): a white-pink haze peaking at the top-left corner of a red frame only falls
+    off along each side (left segments 1, 0 then top 0-4 measured 0.15 0.30 | 0.55 0.61 0.53 0.33 0.16)."""
+    cfg = OcclusionConfig()
+    ring = [43, 42, 0, 1, 2, 3, 4]  # left side's segments 1, 0 (its top end), then the top side's 0-4
+    profile = [0.15, 0.30, 0.55, 0.61, 0.53, 0.33, 0.16]
+    flags = np.zeros(56, bool)
+    flags[ring] = True
+    known = np.ones(56, bool)
+    values, expected = _segments_lit(dict(zip(ring, profile, strict=True)), (1.0, 0.85, 1.0))
+    assert _glare_pool(values, expected, flags, known, cfg)[ring].all()
+    # The same run the same all along it (an opaque plateau), or gaining skin's red, still counts.
+    values, expected = _segments_lit(dict.fromkeys(ring, 0.5), (1.0, 0.85, 1.0))
+    assert not _glare_pool(values, expected, flags, known, cfg).any()
+    values, expected = _segments_lit(dict(zip(ring, profile, strict=True)), (0.15, 0.45, 1.0))
+    assert not _glare_pool(values, expected, flags, known, cfg).any()

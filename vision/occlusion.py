@@ -185,6 +185,8 @@ def signals(
         if night
         else _lone_run(flags, gated, lambda: foreign | (blown & ~hidden_points) | seamless_corners(rect, cfg, boxes))
     )
+    # By day the corners of pawns' own edge squares, the frame beside them clear, are the pawns'.
+    edge_foreign = foreign if night else foreign & ~_pawn_squares_own(foreign, hidden, gated)
     # Judged only where the lone run was doubtful (the gates were judged for it): one surface over the frame.
     one_colour = one_colour_run(gated(), detail["values"], detail["expected"], cfg) if detail else 0
     # By day, wherever the plain frame has a foreign segment: fingers going on over the edge tiles.
@@ -198,7 +200,7 @@ def signals(
         band_fingers=fingers,
         lattice=_largest_cluster(foreign),
         lattice_from_edge=max(
-            _largest_cluster(foreign, from_edge=True),
+            _largest_cluster(edge_foreign, from_edge=True),
             _bridged_cluster(seen_foreign | blown, hidden_points | blown, cfg.min_bridged_seen),
             0 if night else finger_clusters(foreign, flags),
         ),
@@ -213,6 +215,42 @@ def signals(
         shade_free_wrong=shade_free_mismatch(rect, hidden, lighting) if quality < bar else -1,
         unwashed_quality=unwashed,
     )
+
+
+def _pawn_squares_own(foreign: np.ndarray, squares: set[Square], gated: Callable[[], np.ndarray]) -> np.ndarray:
+    """By day: the foreign lattice points (8x8) of each cluster from the tile area's edge whose every point is a
+    corner of an edge square a pawn stands on (``squares``) and beside whose edge points the frame is clear, gates
+    judged (``gated()``, :func:`frame_band`; asked only for such a cluster).
+
+    A pawn on an edge square lies only over its own square: its shadow, its body leaning in perspective past the
+    finder's box and an LED's light it catches and throws back colour the corners of that square (two pawns on
+    neighbouring edge squares: six corners). A hand or an arm comes from outside the board: it crosses the frame
+    beside the edge corners it covers, and one reaching past the pawns covers corners of other squares too.
+    Known limit: a hand over the frame the band does not see (the frame's hue, a glare's excuse) and whose
+    fingertips stop on the pawns' squares passes. Measurements: vision/notes/occlusion.md (o41).
+    """
+    out = np.zeros_like(foreign)
+    edge_squares = {(r, c) for r, c in squares if r in (0, SIZE - 1) or c in (0, SIZE - 1)}
+    if not edge_squares or not foreign.any():
+        return out
+    owned = np.zeros_like(foreign)
+    for r, c in edge_squares:
+        owned[r : r + 2, c : c + 2] = True
+    count, labels = cv2.connectedComponents(foreign.astype(np.uint8), connectivity=4)
+    for i in range(1, count):
+        cluster = labels == i
+        if (cluster & ~owned).any() or not cluster[1:-1, 1:-1].any():
+            continue
+        edges = (cluster[0], cluster[:, -1], cluster[-1], cluster[:, 0])  # top, right, bottom, left
+        sides = np.asarray(gated()).reshape(4, 2 * SIZE) == 1
+        if any(
+            sides[side, max(2 * p - 2, 0) : min(2 * p + 2, 2 * SIZE)].any()
+            for side, line in enumerate(edges)
+            for p in np.flatnonzero(line)
+        ):
+            continue
+        out |= cluster
+    return out
 
 
 def _unwashed_quality(

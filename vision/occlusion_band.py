@@ -271,32 +271,36 @@ def _glare_pool(
     values: np.ndarray, expected: np.ndarray, flags: np.ndarray, known: np.ndarray, cfg: OcclusionConfig
 ) -> np.ndarray:
     """Which flagged segments are a white glare's pool on the frame, by day: a run of at least
-    ``pool_len`` flagged segments along one side (unjudged segments between them skipped) that all gained
-    near-white light (every linear channel at least ``pool_balance`` of the strongest gain) and whose gain
-    rises to a peak inside the run and falls off at both ends (the end segments at most ``pool_ends`` of it).
+    ``pool_len`` flagged segments round the frame (unjudged segments between them skipped, runs going on round
+    a corner) that all gained near-white light (every linear channel at least ``pool_balance`` of the strongest
+    gain) and whose gain rises to a peak inside the run and falls off at both ends (the end segments at most
+    ``pool_ends`` of it).
 
     A lamp's pool fades from its centre; a hand or a sleeve over the frame is opaque, its colour is the same
-    all along it (a plateau), and skin gains red far more than blue. Runs round a corner are judged per side
-    (known limit). Measurements: vision/notes/occlusion_band.md (o40).
+    all along it (a plateau), and skin gains red far more than blue. A pool over the board's corner peaks at
+    the corner: along each side it only falls off, so the run is followed round the corner (o41: fresh sixth
+    day 5451040, a white-pink haze over the top-left corner of a red frame, gains 0.15 0.30 | 0.55 0.61 0.53
+    0.33 0.16). Measurements: vision/notes/occlusion_band.md (o40, o41).
     """
     out = np.zeros(len(flags), dtype=bool)
-    n = 2 * SIZE
-    for side in range(4):
-        run: list[int] = []
-        for k in range(n + 1):
-            index = side * n + k
-            if k < n and not known[index]:
-                continue
-            if k < n and flags[index]:
-                run.append(index)
-                continue
-            if len(run) >= cfg.pool_len:
-                gains = [_light_gain(values[i], expected[i], cfg) for i in run]
-                top = [float(gain.max()) for gain in gains]
-                white = all(_is_white(gain, cfg.pool_balance) for gain in gains)
-                if white and max(top[0], top[-1]) <= cfg.pool_ends * max(top):
-                    out[run] = True
-            run = []
+    ring = [int(i) for i in _RING if known[i]]
+    breaks = [k for k, i in enumerate(ring) if not flags[i]]
+    if not breaks:
+        return out
+    start = breaks[0]
+    run: list[int] = []
+    for k in range(1, len(ring) + 1):
+        index = ring[(start + k) % len(ring)]
+        if flags[index] and k < len(ring):
+            run.append(index)
+            continue
+        if len(run) >= cfg.pool_len:
+            gains = [_light_gain(values[i], expected[i], cfg) for i in run]
+            top = [float(gain.max()) for gain in gains]
+            white = all(_is_white(gain, cfg.pool_balance) for gain in gains)
+            if white and max(top[0], top[-1]) <= cfg.pool_ends * max(top):
+                out[run] = True
+        run = []
     return out
 
 

@@ -88,9 +88,9 @@ class OcclusionConfig:
     added over both keeps them apart, one surface over both brings them together; by day the same test
     holds a spill beside an edge corner that is not foreign, unless the segment gained near-white light:
     every linear channel at least ``glare_balance`` of the strongest gain, a glare bringing both to its colour).
-    By day a run of at least ``pool_len`` foreign segments along one side that all gained near-white light
-    (every linear channel at least ``pool_balance`` of the strongest gain) and whose gain falls off at both
-    ends to at most ``pool_ends`` of its peak is a lamp's pool, not an arm (an arm is opaque: a plateau).
+    By day a run of at least ``pool_len`` foreign segments round the frame (on round a corner) that all gained
+    near-white light (every linear channel at least ``pool_balance`` of the strongest gain) and whose gain falls
+    off at both ends to at most ``pool_ends`` of its peak is a lamp's pool, not an arm (an arm is opaque: a plateau).
     An unclear tile whose corners are all at least ``night_lit`` times the board's median corner
     lightness, none foreign, is washed out by light and backs no band run; on an edge tile lit only
     outside, the inner corners must keep ``lit_falloff`` of the outer ones' light (a pool fades, a lit
