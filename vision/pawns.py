@@ -71,7 +71,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    either (:func:`_behind_another`); by day, a doubtful blob of such a colour lying across
    a wall's edge (both certain wall and certain corridor under it: a body set down
    anywhere, its top leaning over the edge, where a picture is printed inside its
-   corridor) is lifted (:func:`_across_the_edge`).
+   corridor) is lifted (:func:`_across_the_edge`). Its mirror: a pawn is set down on the path, so by day a
+   chosen blob whose foot stands in certain wall, with no other pawn on its square, is wall artwork and its
+   colour is chosen again without it (:func:`_in_the_wall`; a pile pushes pawns into the wall, never a lone one).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
