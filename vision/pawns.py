@@ -71,7 +71,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    either (:func:`_behind_another`); by day, a doubtful blob of such a colour lying across
    a wall's edge (both certain wall and certain corridor under it: a body set down
    anywhere, its top leaning over the edge, where a picture is printed inside its
-   corridor) is lifted (:func:`_across_the_edge`).
+   corridor) is lifted (:func:`_across_the_edge`). Its mirror: a pawn is set down on the path, so by day a
+   chosen blob whose foot stands in certain wall, with no other pawn on its square, is wall artwork and its
+   colour is chosen again without it (:func:`_in_the_wall`; a pile pushes pawns into the wall, never a lone one).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
@@ -129,7 +131,7 @@ import numpy as np
 
 from companion.board import SIZE, Color, Square
 from companion.observation import TileReading
-from vision.pawn_candidates import Candidate, Slender, candidates, zones
+from vision.pawn_candidates import Candidate, Slender, _zone_masks, candidates, zones
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_copies import printed_copies
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
@@ -247,6 +249,38 @@ def find_pawns(
     # A picture printed twice in one colour, and its copies in other colours, are no pawns (vision.pawn_copies):
     # never chosen nor sure for the board's terms, but still twins for the contests.
     printed = frozenset(printed_copies(rect.image, found))
+    out = _decide(rect, tiles, cfg, found, slender, printed, threshold, at_night, camera)
+    if not at_night and tiles is not None and len(tiles) == SIZE * SIZE:
+        # Wall artwork is no pawn set down on the path (_in_the_wall): such a blob is never chosen, and the
+        # choice is taken again without it (its colour may have a pawn elsewhere).
+        # Only the condemned colours are chosen again: the others keep their first reading (the board's terms
+        # without the condemned blob's vote moved other pawns' scores by up to 0.2 on dev frames).
+        excluded = printed
+        for _ in range(WALL_ROUNDS):
+            walled = _in_the_wall(out, tiles, rect, cfg)
+            if not walled:
+                break
+            excluded = excluded | walled
+            again = _decide(rect, tiles, cfg, found, slender, excluded, threshold, at_night, camera)
+            redo = {det.color for det, k in out if k in walled}
+            out = [o for o in out if o[0].color not in redo] + [o for o in again if o[0].color in redo]
+    order = list(Color)
+    return [det for det, _ in sorted(out, key=lambda o: order.index(o[0].color))]
+
+
+def _decide(
+    rect: Rectified,
+    tiles: Sequence[TileReading] | None,
+    cfg: PawnConfig,
+    found: list[Candidate],
+    slender: list[Slender],
+    printed: frozenset[int],
+    threshold: float,
+    at_night: bool,
+    camera: Iterable[float] | None,
+) -> list[tuple[PawnDetection, int]]:
+    """:func:`find_pawns`' choice, each pawn with its blob's index (into ``found`` and the slender blobs judged
+    after it, in that order; the same on every call): none of ``printed`` is chosen nor sure for the board's terms."""
     best = _best(found, cfg.model, threshold, printed=printed)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
     # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
@@ -281,8 +315,44 @@ def find_pawns(
     for (p, cand), (box, pixels), base in zip(chosen, blobs, bases, strict=True):
         r = min(SIZE - 1, max(0, int((base[1] - m) // t)))
         c = min(SIZE - 1, max(0, int((base[0] - m) // t)))
-        out.append(PawnDetection(cand.color, (r, c), p, base, box, cand.area, pixels))
+        k = next(i for i, other in enumerate(found) if other is cand)
+        out.append((PawnDetection(cand.color, (r, c), p, base, box, cand.area, pixels), k))
     return out
+
+
+#: How many times a colour whose chosen blob stands in the wall is chosen again (wall artwork is often several
+#: blobs of one colour: a hedge cut by the tile's seams).
+WALL_ROUNDS = 3
+
+
+def _in_the_wall(
+    chosen: Sequence[tuple[PawnDetection, int]], tiles: Sequence[TileReading], rect: Rectified, cfg: PawnConfig
+) -> frozenset[int]:
+    """The chosen blobs (indices) whose foot stands in certain wall with no other pawn on its square: wall artwork.
+
+    A pawn is set down on the path: its base (the blob's end nearest the nadir, :mod:`vision.pawn_geometry`)
+    lies in the corridor even where its top leans over a wall, while wall or hedge artwork of a pawn's colour
+    lies wholly in the wall. A pawn's foot is pushed into the wall only where it shares its square with another
+    pawn (a pile spread over the square) - or lies on its side, its near end in the wall. So a foot in certain
+    wall (farther than ``wall_zone`` from every corridor centre line of the tile's read openings:
+    :func:`vision.pawn_candidates.zones`) condemns a blob only when no other chosen pawn's base is on its
+    square. Known limits: a pile whose other pawn is not found, a lone pawn lying across a wall, a tile read
+    wrong. Measurements: vision/notes/pawns.md (p54).
+    """
+    t, m = rect.tile_px, rect.margin_px
+    wall = _zone_masks(t, cfg.wall_zone, cfg.corridor_core)[0]
+    out = set()
+    for det, k in chosen:
+        r, c = det.square
+        if any(other.square == det.square for other, j in chosen if j != k):
+            continue
+        x = round(det.base[0] - m - c * t)
+        y = round(det.base[1] - m - r * t)
+        if not (0 <= x < t and 0 <= y < t):
+            continue
+        if wall[int(tiles[r * SIZE + c].openings), y, x]:
+            out.add(k)
+    return frozenset(out)
 
 
 def _behind_another(
