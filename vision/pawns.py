@@ -171,6 +171,13 @@ CRESCENT = 0.2
 #: red and green): on a one-channel level a print's darker ink reads as a crescent (:func:`crescent`).
 CLIPPED_CHANNELS = 2
 _SECTORS = 8
+#: A clipped blob whose outline encloses holes over this share of its filled area is a printed ring, not a
+#: dome (a dome's hole is its specular dot; :func:`_printed_disc`).
+RING_HOLES = 0.15
+#: A pixel whose darkest channel reaches this is white; a clipped blob whose one-pixel border is white over this
+#: share borders a white print of its own design (a moon's crescent), not the board (:func:`_printed_disc`).
+WHITE_LEVEL = 230
+WHITE_BORDER = 0.18
 #: The shading features a clipped blob cannot show.
 _SHADING_TERMS = (FEATURES.index("surface"), FEATURES.index("smooth_range"))
 
@@ -457,10 +464,11 @@ def _clipped_shading(
     a colour with no pawn is judged so (a pawn read without it keeps its score, and no print
     of its colour gains one over it), and only by day. Only the blobs the features' early
     exit kept are judged (p52: letting it allow for the lift kept many clipped prints).
-    Known limits: a printed ring whose pale centre sits off the blob's centre reads as a
-    crescent (one read on a fresh half-occluded set); a dome lit from straight above has its
-    shaded band all round (no crescent), and a yellow that clips its red only is not judged
-    (:data:`CLIPPED_CHANNELS`). Measurements: vision/notes/pawns.md (p52, p53).
+    A printed ring whose pale centre sits off the blob's centre, and a printed moon (a yellow
+    disc beside a white crescent), read as a crescent too: a blob so shaped is not judged
+    (:func:`_printed_disc`). Known limits: a dome lit from straight above has its shaded band
+    all round (no crescent), and a yellow that clips its red only is not judged
+    (:data:`CLIPPED_CHANNELS`). Measurements: vision/notes/pawns.md (p52, p53, p56).
     """
     missing = {cand.color for cand in found} - best.keys()
     if not missing:
@@ -468,7 +476,12 @@ def _clipped_shading(
     lifted = []
     for cand in found:
         row = cand.features
-        if cand.color in missing and _clipped_share(cand, rect) > CLIPPED_SHARE and crescent(cand, rect) >= CRESCENT:
+        if (
+            cand.color in missing
+            and _clipped_share(cand, rect) > CLIPPED_SHARE
+            and crescent(cand, rect) >= CRESCENT
+            and not _printed_disc(cand, rect)
+        ):
             out = list(row)
             for k in _SHADING_TERMS:
                 if model.knots[k]:
@@ -479,6 +492,35 @@ def _clipped_shading(
     # The blob as measured is reported (its score is the lifted one's).
     original = {id(new): old for new, old in zip(lifted, found, strict=True)}
     return best | {color: (again[color][0], original[id(again[color][1])]) for color in missing if color in again}
+
+
+def _printed_disc(cand: Candidate, rect: Rectified) -> bool:
+    """Whether a clipped blob with a crescent is a print by its shape: a ring, or a disc beside white ink.
+
+    A dome is a filled disc whose only hole is its specular dot (0-9 % of the filled outline for the
+    17 pawns :func:`_clipped_shading` found on p53's sets); a printed yellow ring encloses its pale
+    centre (24-26 %), which, off the blob's centre, reads as a crescent. A printed moon (a yellow disc
+    with a white crescent inside a black outline) is a clipped yellow blob whose crescent is the white
+    one: the blob borders white ink over a quarter of its outline (a pawn borders the board and its own
+    shaded side: at most a tenth white). Known limit: a dome standing on a white tile would border
+    white too. Measurements: vision/notes/pawns.md (p56).
+    """
+    x, y, w, h = cand.box
+    inside = (cand.labels[y : y + h, x : x + w] == cand.index).view(np.uint8)
+    contours, _ = cv2.findContours(inside, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled = np.zeros_like(inside)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    area = int(np.count_nonzero(filled))
+    if area and (area - int(np.count_nonzero(inside))) / area > RING_HOLES:
+        return True
+    height, width = cand.labels.shape[:2]
+    x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(width, x + w + 1), min(height, y + h + 1)
+    blob = (cand.labels[y0:y1, x0:x1] == cand.index).view(np.uint8)
+    border = (cv2.dilate(blob, np.ones((3, 3), np.uint8)) > 0) & (blob == 0)
+    if not border.any():
+        return False
+    white = rect.image[y0:y1, x0:x1].min(axis=2)[border] >= WHITE_LEVEL
+    return float(np.count_nonzero(white)) / float(np.count_nonzero(border)) > WHITE_BORDER
 
 
 def _clipped_share(cand: Candidate, rect: Rectified) -> float:
