@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.board import SIZE
-from vision.locate import BoardNotFoundError, LocateConfig, block_average, find_board, order_corners
+from vision.locate import BoardNotFoundError, LocateConfig, block_average, find_board, locate_board, order_corners
 from vision.locate_centre import periodic_centre
 from vision.locate_lattice import window_lattices
 from vision.rectify import rectify
@@ -547,3 +547,20 @@ def test_runners_up_are_new_clear_grids_once_every_answer_was_refuted() -> None:
     # 1 lies within half a tile of the answer, 2 polishes under the bar; 3 and 4 by raw d', 5 beyond the limit
     assert [score for score, _ in answers] == [2.6, 2.7]
     assert np.array_equal(answers[0][1], square + 80) and len(given) == 3
+
+
+@pytest.mark.parametrize("seed", [5400017, 5410127])
+def test_a_board_under_a_strong_wide_lens_is_found_by_the_straightened_search(seed: int) -> None:
+    """Held-out boards under a strong wide lens (fitted k 0.29 and 0.23; stripes, a shadow band): no
+    straight-line stage places a grid near them; on the work copy straightened through a guessed lens the
+    lattices are the board's again (``LocateConfig.lens_last``; l24's and l25's frames, vision/notes/locate.md)."""
+    from tests.support.holdout_render import random_holdout_scene
+
+    image, label = random_holdout_scene(seed)
+    with pytest.raises(BoardNotFoundError):
+        locate_board(image, LocateConfig(lens_last=()))
+    located = locate_board(image)
+    truth = np.array(label["corners"], dtype=np.float64)
+    pitch = float(np.mean(np.linalg.norm(truth - np.roll(truth, 1, axis=0), axis=1))) / 7.0
+    assert corner_error(located.corners, label) < 0.1 * pitch
+    assert located.lens is not None and located.lens.k > 0.15
