@@ -30,7 +30,8 @@ Labyrinth board has:
    grid a third too large), then the lattice of contrast-normalised gradients
    (a shadow band's edge outweighs the seams of tiles in its shade); last of all,
    widened and polished receding grids (a strongly tilted board beside a checked
-   cloth, ``LocateConfig.tilted_last``).
+   cloth, ``LocateConfig.tilted_last``), then the work copy straightened through
+   guessed strong lenses (``LocateConfig.lens_last``).
 4. **Refinement** at full resolution — corridors run through the middle of
    every tile, so in a rectified view the centre line of each open corridor
    arm is the tile's centre line. About 120 arm centres are measured and a
@@ -200,19 +201,6 @@ class LocateConfig:
       photos of 1470 px and wider): on a striped cloth the stripes' lattices can win at the
       coarser factors while the photo's first lattice is the board's two steps finer. Only
       refused, non-agreeing frames pay (~1 s).
-    * ``lens_last``/``lens_answers``: the last of all, after the cloth stage, when the refined grids still do
-      not agree: the work copy straightened through each lens term of ``lens_last`` (this module's lens model,
-      :class:`vision.rectify.Lens`), its first ``lens_answers`` coarse answers carried back into the photo
-      through the same lens, each refined (whose first pass fits the lens afresh); the most separating of them
-      is judged by ``second_opinion_separation``, not the first over the bar.
-      Why: every coarse stage assumes straight tile lines. A strong wide lens (k 0.23-0.29) bends the board's
-      outer lines by a good part of a tile against its centre's, no lattice fits the whole board and no stage
-      places a grid within the refinement's reach, though the label's grid refines to separations of 3.7-10.8.
-      On the straightened copy the lattices are the board's again. The answers are sensitive to the lens
-      guessed (one of two lenses placed each frame seen), hence two guesses; and a guess near the board's
-      can place a grid that refines onto a neighbouring attractor still above the bar (0.3 tile off,
-      separation 2.6, against 10.8 for the right one), hence the best of all rather than the first.
-      Only refused, non-agreeing frames pay (~0.3-0.8 s CPU). Measurements: vision/notes/locate.md (l25).
     * ``cloth_last``/``oriented_rotations``/``oriented_floor``: after the finest look, when the refined grids
       still do not agree: the cloth answers (:func:`vision.locate_grid.cloth_answers`), each refined and judged
       by ``second_opinion_separation``, and a grid that reads as a board but separates under it once more with
@@ -231,6 +219,21 @@ class LocateConfig:
       no peak at the tile pitch), and a bold cloth can hold the board's rotation under a tenth of its own peak.
       Only refused, non-agreeing frames pay (~0.4-0.7 s).
       Measurements: vision/notes/locate.md.
+    * ``lens_last``/``lens_answers``: the last of all, after the cloth stage, when the refined grids still do
+      not agree: the work copy straightened through each lens term of ``lens_last`` (this module's lens model,
+      :class:`vision.rectify.Lens`), its first ``lens_answers`` coarse answers carried back into the photo
+      through the same lens, each refined (whose first pass fits the lens afresh); the most separating of them
+      is judged by ``second_opinion_separation``, not the first over the bar.
+      Why: every coarse stage assumes straight tile lines. A strong wide lens (k 0.23-0.29) bends the board's
+      outer lines by a good part of a tile against its centre's, no lattice fits the whole board and no stage
+      places a grid within the refinement's reach, though the label's grid refines to separations of 3.7-10.8.
+      On the straightened copy the lattices are the board's again. The answers are sensitive to the lens
+      guessed (one of two lenses placed each frame seen), hence two guesses; and a guess near the board's
+      can place a grid that refines onto a neighbouring attractor still above the bar (0.3 tile off,
+      separation 2.6, against 10.8 for the right one), hence the best of all rather than the first.
+      It also placed a moderately bent (k 0.07), keystoned big board on polka dots that nothing else placed:
+      the guess need not be the board's lens, only nearer to it than none.
+      Only refused, non-agreeing frames pay (~0.3-0.8 s CPU). Measurements: vision/notes/locate.md (l25).
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
