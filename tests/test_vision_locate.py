@@ -547,3 +547,25 @@ def test_runners_up_are_new_clear_grids_once_every_answer_was_refuted() -> None:
     # 1 lies within half a tile of the answer, 2 polishes under the bar; 3 and 4 by raw d', 5 beyond the limit
     assert [score for score, _ in answers] == [2.6, 2.7]
     assert np.array_equal(answers[0][1], square + 80) and len(given) == 3
+
+
+@pytest.mark.parametrize("seed", [5400017, 5410127])
+def test_a_board_under_a_strong_wide_lens_is_placed_on_the_straightened_copy(seed: int) -> None:
+    """Held-out boards under a strong wide lens (fitted k 0.29 and 0.23; stripes, a shadow band), which every
+    straight-line stage missed with OpenCV 5.0 (l24): on the work copy straightened through the guessed
+    lenses (``LocateConfig.lens_last``) an answer refines onto the board, and it is the most separating one
+    (on 5410127 a lens near the board's places another grid that refines 0.3 tile off above the bar)."""
+    from tests.support.holdout_render import random_holdout_scene
+    from vision.locate import _lens_quads
+    from vision.locate_refine import refine_corners
+
+    image, label = random_holdout_scene(seed)
+    cfg = LocateConfig()
+    factor = max(1, int(max(image.shape[:2]) / cfg.work_px + 0.5))
+    work = block_average(image, factor)
+    quads = _lens_quads(image, work, factor, cfg)
+    best = max((refine_corners(image, order_corners(q), cfg, (factor, work)) for q in quads), key=lambda r: r[1])
+    truth = np.array(label["corners"], dtype=np.float64)
+    pitch = float(np.mean(np.linalg.norm(truth - np.roll(truth, 1, axis=0), axis=1))) / 7.0
+    assert corner_error(order_corners(best.corners), label) < 0.1 * pitch
+    assert best.separation >= cfg.second_opinion_separation and best.k > 0.15

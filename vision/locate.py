@@ -30,7 +30,8 @@ Labyrinth board has:
    grid a third too large), then the lattice of contrast-normalised gradients
    (a shadow band's edge outweighs the seams of tiles in its shade); last of all,
    widened and polished receding grids (a strongly tilted board beside a checked
-   cloth, ``LocateConfig.tilted_last``).
+   cloth, ``LocateConfig.tilted_last``), then the work copy straightened through
+   guessed strong lenses (``LocateConfig.lens_last``).
 4. **Refinement** at full resolution — corridors run through the middle of
    every tile, so in a rectified view the centre line of each open corridor
    arm is the tile's centre line. About 120 arm centres are measured and a
@@ -66,6 +67,7 @@ Measurements (located against label corners): vision/notes/locate.md.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -217,6 +219,21 @@ class LocateConfig:
       no peak at the tile pitch), and a bold cloth can hold the board's rotation under a tenth of its own peak.
       Only refused, non-agreeing frames pay (~0.4-0.7 s).
       Measurements: vision/notes/locate.md.
+    * ``lens_last``/``lens_answers``: the last of all, after the cloth stage, when the refined grids still do
+      not agree: the work copy straightened through each lens term of ``lens_last`` (this module's lens model,
+      :class:`vision.rectify.Lens`), its first ``lens_answers`` coarse answers carried back into the photo
+      through the same lens, each refined (whose first pass fits the lens afresh); the most separating of them
+      is judged by ``second_opinion_separation``, not the first over the bar.
+      Why: every coarse stage assumes straight tile lines. A strong wide lens (k 0.23-0.29) bends the board's
+      outer lines by a good part of a tile against its centre's, no lattice fits the whole board and no stage
+      places a grid within the refinement's reach, though the label's grid refines to separations of 3.7-10.8.
+      On the straightened copy the lattices are the board's again. The answers are sensitive to the lens
+      guessed (one of two lenses placed each frame seen), hence two guesses; and a guess near the board's
+      can place a grid that refines onto a neighbouring attractor still above the bar (0.3 tile off,
+      separation 2.6, against 10.8 for the right one), hence the best of all rather than the first.
+      It also placed a moderately bent (k 0.07), keystoned big board on polka dots that nothing else placed:
+      the guess need not be the board's lens, only nearer to it than none.
+      Only refused, non-agreeing frames pay (~0.3-0.8 s CPU). Measurements: vision/notes/locate.md (l25).
     * ``fit_distortion``: fit one radial lens-distortion term with the homography.
     * ``refine_keep``: the refined grid is kept unless its fixed-tile separation
       falls below this share of the best refined pass *and* below ``min_separation``
@@ -282,6 +299,8 @@ class LocateConfig:
     tilted_scales: tuple[float, ...] = (0.92, 1.0, 1.08)
     finest_look: bool = True
     cloth_last: bool = True
+    lens_last: tuple[float, ...] = (0.2, 0.3)
+    lens_answers: int = 3
     oriented_rotations: int = 4
     oriented_floor: float = 0.1
 
@@ -514,6 +533,19 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
         proven = any(
             attempt(q, cfg.second_opinion_separation, reduced, shade=True) for q in _cloth_quads(work, factor, cfg)
         )
+    if not proven and cfg.fallbacks and cfg.lens_last and exclude is None and not _converged(shapely):
+        # A board under a strong wide lens (see LocateConfig.lens_last).
+        # Every straightened answer is refined and the most separating one judged: a lens near the board's
+        # places a grid that can refine onto a neighbouring attractor still above the bar (0.3 tile off, 2.6).
+        before = best
+        for q in _lens_quads(bgr, work, factor, cfg):
+            attempt(q, math.inf, (factor, work))  # never proven here: ``best`` keeps the most separating grid
+        proven = (
+            best is not before
+            and best is not None
+            and _shaped(best, cfg)
+            and best.separation >= cfg.second_opinion_separation
+        )
     if best is None:
         raise BoardNotFoundError("no periodic tile grid found")
     corners, separation, legal, k, side = best
@@ -544,6 +576,24 @@ def _cloth_quads(work: np.ndarray, factor: int, cfg: LocateConfig) -> Iterator[n
     yield from _half_shifted(first[1] * factor)
     for _, quad in answers:
         yield quad * factor
+
+
+def _lens_quads(bgr: np.ndarray, work: np.ndarray, factor: int, cfg: LocateConfig) -> Iterator[np.ndarray]:
+    """The search's first answers on the work copy straightened through each lens of ``cfg.lens_last``,
+    carried back into the photo (its corners through the same lens): the lattice stages assume straight
+    tile lines, which a strong wide lens bends by a good part of a tile at the board's edge."""
+    h, w = work.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    ideal = np.stack([xs, ys], axis=-1)
+    for k in cfg.lens_last:
+        lens = Lens.for_image(k, work.shape)
+        observed = lens.distort(ideal).astype(np.float32)
+        straight = cv2.remap(work, observed, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        photo_lens = Lens.for_image(k, bgr.shape)
+        for n, (_, quad) in enumerate(coarse_answers(straight, cfg)):
+            if n >= cfg.lens_answers:
+                break
+            yield photo_lens.distort(quad * factor)
 
 
 def _shaped(refined: Refined, cfg: LocateConfig) -> bool:
