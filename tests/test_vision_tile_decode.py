@@ -67,19 +67,3 @@ def test_a_sixth_t_that_the_inventory_allows_stays() -> None:
     prior, prob, shapes, _, (r, c) = _one_t_too_many(5)
     assert (in_inventory(prob, prior, shapes) == shapes).all()
     assert shapes[r, c] == int(Tile.parse("NES"))
-
-
-def test_a_t_whose_third_side_reads_in_doubt_open_is_a_t() -> None:
-    # N and E sure open, S sure closed, W read 0.68 open (a pawn's shadow over the T's third arm):
-    # by inventory frequency alone the corner NE would win (a T a third as likely as one corner);
-    # a T weighed like a corner lets the side's own reading decide.
-    prior = shape_prior(15.0)
-    prob = _evidence(_board(6))
-    r, c = 1, 1
-    prob[r, c] = [0.99, 0.99, 0.01, 0.68]
-    shapes, _ = decode(prob, prior)
-    assert shapes[r, c] == int(Tile.parse("NEW"))
-    # and a side read closed-leaning (0.4) still leaves the corner
-    prob[r, c, 3] = 0.4
-    shapes, _ = decode(prob, prior)
-    assert shapes[r, c] == int(Tile.parse("NE"))

@@ -72,30 +72,13 @@ def decode(prob: np.ndarray, log_prior: np.ndarray | None = None) -> tuple[np.nd
     return SHAPES[best], np.take_along_axis(post, best[..., None], axis=-1)[..., 0]
 
 
-#: Log-odds added to each T shape of the movable prior (``T_SHIFT``): the inventory's
-#: frequencies put a T at -0.95 nats against one corner and -1.43 against one straight,
-#: which the side probabilities in doubt do not bear out (see :func:`_movable_prior`).
-T_SHIFT = 0.95
-
-
 @cache
 def _movable_prior() -> np.ndarray:
-    """Log-prior (10,) of a movable square's shape from the editions' inventories, Ts raised by ``T_SHIFT``.
+    """Log-prior (10,) of a movable square's shape from the editions' inventories.
 
-    About 28 of the 34 movable tiles are straights or corners and 6 are Ts, so by
-    frequency alone a T is a third as likely as one corner and a quarter as likely
-    as one straight. Applied in full, that overrules a T's third side read up to
-    0.72 open (0.81 beside a straight). But where a tile's three other sides are
-    sure and the fourth is in doubt (0.5-0.9), the fourth is open more often than
-    the frequencies allow: on t28's dev census (1000 frames, six renderers) 14 of 24
-    such sides beside a corner and 10 of 16 beside a straight were the T's arm. The
-    side's read is not independent of the shape: what puts a side in doubt (a pawn's
-    body or shadow, the paint's smear, a glare pool) mostly darkens an open corridor
-    toward wall, so the doubt itself already leans "closed" and the full frequency
-    prior counts that twice. A T is therefore weighed like one corner (+0.95 nats);
-    straight against corner is left as the inventory says. Figures and what was
-    tried (other shifts, a tempered prior): vision/notes/tiles.md, t28.
-    Averaged over the editions.
+    About 28 of the 34 movable tiles are straights or corners and 6 are Ts, so
+    when the evidence cannot tell a corner from a T (a side hidden under a
+    pawn) the corner is the better bet. Averaged over the editions.
     """
     counts = np.zeros(len(SHAPES))
     for edition in EDITIONS.values():
@@ -104,8 +87,7 @@ def _movable_prior() -> np.ndarray:
             for mask in orientations:
                 counts[int(np.flatnonzero(mask == SHAPES)[0])] += 1.0 / len(orientations)
     freq = counts / counts.sum()
-    three = np.array([bin(int(s)).count("1") == 3 for s in SHAPES])
-    return np.log(np.maximum(freq, 1e-3)) + np.where(three, T_SHIFT, 0.0)
+    return np.log(np.maximum(freq, 1e-3))
 
 
 def shape_prior(strength: float) -> np.ndarray:
