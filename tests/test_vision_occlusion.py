@@ -10,6 +10,7 @@ import pytest
 
 from companion.board import FIXED_TILES, random_setup
 from companion.observation import TileReading
+from tests.support.lattice_views import paint_corners, wall_lattice
 from vision.occlusion import (
     OcclusionConfig,
     Signals,
@@ -272,21 +273,6 @@ def test_by_day_a_smaller_darker_cluster_at_an_unclear_tile_decides() -> None:
     assert decide(Signals(0, few, 0.95, 1, lattice_from_edge=few), "day", cfg) is None  # no unclear tile there
 
 
-def _wall_lattice(colour: tuple[int, int, int]) -> Rectified:
-    """A rectified view of plain wall colour (every tile corner alike) with some texture."""
-    t, m = 48, 36
-    side = 7 * t + 2 * m
-    rng = np.random.default_rng(5)
-    image = np.clip(np.array(colour, np.float32) + rng.normal(0, 3, (side, side, 3)), 0, 255).astype(np.uint8)
-    return Rectified(image=image, tile_px=t, margin_px=m, homography=np.eye(3), corners=np.zeros((4, 2)))
-
-
-def _paint_corners(rect: Rectified, squares: list[tuple[int, int]], colour: tuple[int, int, int]) -> None:
-    t, m = rect.tile_px, rect.margin_px
-    for i, j in squares:
-        rect.image[m + i * t - 8 : m + i * t + 8, m + j * t - 8 : m + j * t + 8] = colour
-
-
 def _light_corners(rect: Rectified, squares: list[tuple[int, int]], colour: tuple[int, int, int]) -> None:
     """Light over the squares' corners, wider than their patches: the mean moved to ``colour``, the texture
     kept (light adds to what is there and hides nothing; a flat paint of that colour is a surface that hides
@@ -303,24 +289,24 @@ def _light_corners(rect: Rectified, squares: list[tuple[int, int]], colour: tupl
 def test_glare_on_the_walls_is_not_foreign_but_a_hand_is() -> None:
     wall = (40, 150, 60)  # BGR: a green hedge
     corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]
-    glared = _wall_lattice(wall)
+    glared = wall_lattice(wall)
     # A lamp's glare: the wall brightened and pulled partway toward white.
     _light_corners(glared, corners, (130, 215, 140))
     assert not lattice_foreign(glared).any()
-    hand = _wall_lattice(wall)
-    _paint_corners(hand, corners, (120, 150, 210))  # skin
+    hand = wall_lattice(wall)
+    paint_corners(hand, corners, (120, 150, 210))  # skin
     assert lattice_foreign(hand).sum() == len(corners)
-    pale = _wall_lattice(wall)
-    _paint_corners(pale, corners, (205, 220, 240))  # a pale hand: nearly white, but warm, off the line
+    pale = wall_lattice(wall)
+    paint_corners(pale, corners, (205, 220, 240))  # a pale hand: nearly white, but warm, off the line
     assert lattice_foreign(pale).sum() == len(corners)
-    haze = _wall_lattice(wall)
+    haze = wall_lattice(wall)
     # A strong lamp's haze: 85 % white light added, right on the line toward white.
     _light_corners(haze, corners, tuple(round(0.15 * w + 0.85 * 250) for w in wall))
     assert not lattice_foreign(haze).any()
 
 
 def test_only_the_lattice_points_a_pawn_stands_over_are_hidden() -> None:
-    rect = _wall_lattice((40, 150, 60))
+    rect = wall_lattice((40, 150, 60))
     t, m = rect.tile_px, rect.margin_px
     box = (m + 2 * t + 10, m + 3 * t + 4, 28, 40)  # a pawn on square (3, 2), inside its tile
     assert not under_pawns(rect, [box]).any()
@@ -339,10 +325,10 @@ def _readings() -> list[TileReading]:
 
 
 def test_fingers_beside_a_pawn_still_count() -> None:
-    rect = _wall_lattice((40, 150, 60))
+    rect = wall_lattice((40, 150, 60))
     t, m = rect.tile_px, rect.margin_px
     fingers = [(0, 4), (1, 4), (2, 4), (0, 5), (1, 5), (2, 5)]  # from the top edge down over two tiles
-    _paint_corners(rect, fingers, (120, 150, 210))
+    paint_corners(rect, fingers, (120, 150, 210))
     pawn = (m + 3 * t + 12, m + t + 8, 24, 30)  # a pawn standing on (1, 3), next to the fingers
     shape = (2000, 2000)
     sig = signals(rect, shape, _readings(), 0.99, covered={(1, 3), (1, 4)}, boxes=[pawn])
@@ -376,11 +362,11 @@ def test_a_warm_haze_fading_out_is_not_a_hand_but_a_pale_hand_with_an_outline_is
     warm = (168, 222, 210)  # BGR: a warm lamp's near-white veil, off the line toward pure white
     core = [(6, 0), (6, 1), (7, 0), (7, 1)]
     ring = [(5, 0), (5, 1), (6, 2), (7, 2)]  # every lattice point beside the core
-    outlined = _wall_lattice(wall)
-    _paint_corners(outlined, core, warm)  # the same colour with wall right beside it: a pale hand
+    outlined = wall_lattice(wall)
+    paint_corners(outlined, core, warm)  # the same colour with wall right beside it: a pale hand
     assert lattice_foreign(outlined).sum() == len(core)
-    faded = _wall_lattice(wall)
-    _paint_corners(faded, core, warm)
+    faded = wall_lattice(wall)
+    paint_corners(faded, core, warm)
     _light_corners(faded, ring, tuple(round(0.5 * w + 0.5 * 235) for w in wall))  # the veil thinning out
     assert lattice_foreign(faded, OcclusionConfig(veil_fade=99.0)).sum() == len(core)  # without the fade rule
     assert not lattice_foreign(faded).any()
@@ -392,16 +378,16 @@ def test_a_warm_haze_fading_out_is_not_a_hand_but_a_pale_hand_with_an_outline_is
 def test_foreign_corners_that_keep_their_seams_or_are_clipped_are_the_board() -> None:
     wall = (40, 150, 60)
     corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]
-    tinted = _wall_lattice(wall)
+    tinted = wall_lattice(wall)
     t, m = tinted.tile_px, tinted.margin_px
     tinted.image[:, m::t] //= 2  # seams between the tiles: dark lines through every lattice point
     tinted.image[m::t, :] //= 2
     seams, _ = lattice_structure(tinted)
     assert np.median(seams) == pytest.approx(1.0)
-    smooth = _wall_lattice(wall)
+    smooth = wall_lattice(wall)
     smooth.image[:, m::t] //= 2
     smooth.image[m::t, :] //= 2
-    _paint_corners(smooth, corners, (120, 150, 210))  # skin: flat, the seams gone
+    paint_corners(smooth, corners, (120, 150, 210))  # skin: flat, the seams gone
     assert lattice_foreign(smooth).sum() == len(corners)
     # A red light pool over the same corners: the colour changes, the seams stay.
     for i, j in corners:
@@ -411,16 +397,16 @@ def test_foreign_corners_that_keep_their_seams_or_are_clipped_are_the_board() ->
         )
     assert (lattice_structure(tinted)[0][tuple(np.array(corners).T)] >= OcclusionConfig().seam_keep).all()
     assert not lattice_foreign(tinted).any()
-    clipped = _wall_lattice(wall)
-    _paint_corners(clipped, corners, (255, 255, 255))  # blown out: no colour left to judge
+    clipped = wall_lattice(wall)
+    paint_corners(clipped, corners, (255, 255, 255))  # blown out: no colour left to judge
     assert lattice_structure(clipped)[1][tuple(np.array(corners).T)].min() == 1.0  # all of each patch
     assert not lattice_foreign(clipped).any()
 
 
 def test_skin_clipping_in_a_channel_the_walls_do_not_clip_in_is_still_foreign() -> None:
     corners = [(0, 2), (1, 2), (2, 2), (2, 3), (3, 3)]
-    hand = _wall_lattice((40, 150, 60))  # green hedge walls
-    _paint_corners(hand, corners, (150, 188, 255))  # skin in bright light: red blown out, green and blue not
+    hand = wall_lattice((40, 150, 60))  # green hedge walls
+    paint_corners(hand, corners, (150, 188, 255))  # skin in bright light: red blown out, green and blue not
     assert lattice_structure(hand)[1][tuple(np.array(corners).T)].min() == 1.0
     assert lattice_foreign(hand).sum() == len(corners)
     orange = shade_invariant(np.array([[[90, 140, 230]]], np.uint8))[0, 0]  # orange walls

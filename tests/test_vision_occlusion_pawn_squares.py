@@ -8,10 +8,9 @@ covered from its edge)". A hand comes from outside the board and crosses the fra
 
 from __future__ import annotations
 
-import numpy as np
-
 from companion.board import FIXED_TILES
 from companion.observation import TileReading
+from tests.support.lattice_views import paint_corners, wall_lattice
 from vision.occlusion import decide, signals
 from vision.rectify import Rectified
 
@@ -19,28 +18,13 @@ CORNERS = [(4, 0), (4, 1), (5, 0), (5, 1), (6, 0), (6, 1)]  # the corners of squ
 SHAPE = (2000, 2000)
 
 
-def _wall_lattice(colour: tuple[int, int, int]) -> Rectified:
-    """A rectified view of plain wall colour (every tile corner alike, frame too) with some texture."""
-    t, m = 48, 36
-    side = 7 * t + 2 * m
-    rng = np.random.default_rng(5)
-    image = np.clip(np.array(colour, np.float32) + rng.normal(0, 3, (side, side, 3)), 0, 255).astype(np.uint8)
-    return Rectified(image=image, tile_px=t, margin_px=m, homography=np.eye(3), corners=np.zeros((4, 2)))
-
-
-def _paint_corners(rect: Rectified, points: list[tuple[int, int]], colour: tuple[int, int, int]) -> None:
-    t, m = rect.tile_px, rect.margin_px
-    for i, j in points:
-        rect.image[m + i * t - 8 : m + i * t + 8, m + j * t - 8 : m + j * t + 8] = colour
-
-
 def _readings() -> list[TileReading]:
     return [TileReading(openings=FIXED_TILES.get(divmod(i, 7), 0b0101), confidence=0.9) for i in range(49)]
 
 
 def _pawn_frame(points: list[tuple[int, int]]) -> tuple[Rectified, list[tuple[int, int, int, int]]]:
-    rect = _wall_lattice((40, 150, 60))
-    _paint_corners(rect, points, (120, 150, 210))
+    rect = wall_lattice((40, 150, 60))
+    paint_corners(rect, points, (120, 150, 210))
     t, m = rect.tile_px, rect.margin_px
     boxes = [(m + 12, m + 4 * t + 14, 22, 20), (m + 12, m + 5 * t + 14, 22, 20)]  # inside their tiles
     return rect, boxes
