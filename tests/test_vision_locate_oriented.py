@@ -84,6 +84,17 @@ def test_rotation_a_bold_stripe_hides_is_left_once_its_axes_are_taken_out() -> N
     assert all(_rotation_gap(theta, seen) > math.radians(2.0) for theta in left for seen in found)
 
 
+def _placed_and_work_copy(image: np.ndarray, label: dict) -> tuple[np.ndarray, float, int, np.ndarray]:
+    """Check the reader places the board within 0.1 tile; the label's corners, the tile's size in pixels, and
+    the locator's work copy with its reduction factor (for checking a stage's own answers)."""
+    truth = np.asarray(label["corners"], dtype=np.float64)
+    tile = float(np.linalg.norm(truth[1] - truth[0])) / SIZE
+    corners = find_board(image)
+    assert min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4)) < 0.1 * tile
+    factor = max(1, int(max(image.shape[:2]) / DEFAULT_CONFIG.work_px + 0.5))
+    return truth, tile, factor, block_average(image, factor)
+
+
 def test_small_board_on_bold_stripes_is_found_at_the_rotation_they_hid() -> None:
     """Held-out 5072124 (l23's fresh ho_day 0024, 1640 px): a board of 41 % of the short side, square to the
     photo, on bold purple stripes at 45 degrees, a shadow band across. The stripes' rotation is the only one
@@ -99,13 +110,8 @@ def test_small_board_on_bold_stripes_is_found_at_the_rotation_they_hid() -> None
     from tests.support.holdout_render import random_holdout_scene
 
     image, label = random_holdout_scene(5072124)
-    truth = np.asarray(label["corners"], dtype=np.float64)
-    tile = np.linalg.norm(truth[1] - truth[0]) / SIZE
-    corners = find_board(image)
-    assert min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4)) < 0.1 * tile
+    truth, tile, factor, work = _placed_and_work_copy(image, label)
     cfg = DEFAULT_CONFIG
-    factor = max(1, int(max(image.shape[:2]) / cfg.work_px + 0.5))
-    work = block_average(image, factor)
     half, gx, gy = _half_gradients(work)
     normalised = _contrast_normalised(gx, gy, round(cfg.max_tile_frac * min(half.shape[:2])))
     rotations = oriented_rotations(gx, gy, normalised, cfg)
@@ -156,13 +162,8 @@ def test_small_board_on_a_purple_gingham_under_a_shadow_band_is_found(monkeypatc
 
     monkeypatch.setattr(table, "_surface", patterned)
     image, label = random_holdout_scene(4250008)
-    truth = np.asarray(label["corners"], dtype=np.float64)
-    tile = np.linalg.norm(truth[1] - truth[0]) / SIZE
-    corners = find_board(image)
-    assert min(np.abs(np.roll(corners, k, 0) - truth).max() for k in range(4)) < 0.1 * tile
+    truth, tile, factor, work = _placed_and_work_copy(image, label)
     cfg = DEFAULT_CONFIG
-    factor = max(1, int(max(image.shape[:2]) / cfg.work_px + 0.5))
-    work = block_average(image, factor)
     for quad in _cloth_quads(work, factor, cfg):
         refined = refine_corners(image, order_corners(quad), cfg, (factor, work))
         bar = cfg.second_opinion_separation
