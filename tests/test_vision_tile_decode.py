@@ -67,29 +67,3 @@ def test_a_sixth_t_that_the_inventory_allows_stays() -> None:
     prior, prob, shapes, _, (r, c) = _one_t_too_many(5)
     assert (in_inventory(prob, prior, shapes) == shapes).all()
     assert shapes[r, c] == int(Tile.parse("NES"))
-
-
-def test_a_t_third_side_in_doubt_beside_a_found_pawn_is_a_t_by_day_only() -> None:
-    # N and E sure open, S sure closed, W read 0.68 open: alone the inventory prior makes it the corner NE.
-    from vision.tile_features import TilesConfig
-    from vision.tiles import _t_near_pawns, shaded_sides, tiles_for_lighting
-
-    prior = shape_prior(15.0)
-    prob = _evidence(_board(6))
-    r, c = 1, 1
-    prob[r, c] = [0.99, 0.99, 0.01, 0.68]
-    assert decode(prob, prior)[0][r, c] == int(Tile.parse("NE"))
-    day = tiles_for_lighting(TilesConfig(), "day").t_shift_near_pawns
-    night = tiles_for_lighting(TilesConfig(), "night").t_shift_near_pawns
-    # A pawn found on the west neighbour: its shadow reaches the doubtful side, the T wins by day.
-    beside = _t_near_pawns(prior, shaded_sides([(r, c - 1)]), day)
-    assert decode(prob, beside)[0][r, c] == int(Tile.parse("NEW"))
-    # Not at night, nor with the pawn two squares away, nor on a side read closed-leaning.
-    assert decode(prob, _t_near_pawns(prior, shaded_sides([(r, c - 1)]), night))[0][r, c] == int(Tile.parse("NE"))
-    assert decode(prob, _t_near_pawns(prior, shaded_sides([(r, c + 2)]), day))[0][r, c] == int(Tile.parse("NE"))
-    prob[r, c, 3] = 0.4
-    assert decode(prob, beside)[0][r, c] == int(Tile.parse("NE"))
-    # Fixed squares keep their known shape's prior.
-    fixed = np.array(sorted(FIXED_TILES))
-    shifted = _t_near_pawns(prior, shaded_sides([tuple(x) for x in fixed]), day)
-    assert (shifted[fixed[:, 0], fixed[:, 1]] == prior[fixed[:, 0], fixed[:, 1]]).all()

@@ -193,8 +193,6 @@ class TilesConfig:
     inventory: bool = True
     inventory_doubt: float = 0.9
     shade_free_near_pawns: bool = True
-    #: Nats added to a T open on a side a found pawn may shade (day only; t29, vision/notes/tiles.md).
-    t_shift_near_pawns: float = 0.95
     shadow_spreads: float = 1.5
     shadow_explains: bool = True
     ends_at_depth: bool = False

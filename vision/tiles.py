@@ -55,7 +55,7 @@ import numpy as np
 from companion.board import FIXED_TILES, SIZE, Square, Tile
 from companion.observation import TileReading
 from vision.rectify import Rectified
-from vision.tile_decode import SHAPES, decode, in_inventory, posterior_of, shape_prior, within_inventory
+from vision.tile_decode import decode, in_inventory, posterior_of, shape_prior, within_inventory
 from vision.tile_features import (
     DEFAULT_CONFIG,
     FIXED_EDGES,
@@ -123,8 +123,7 @@ def tiles_for_lighting(config: TilesConfig | None, lighting: str) -> TilesConfig
     five renderers: 21 wrong tiles -> 18, but two sets lost one each).
     """
     cfg = config or DEFAULT_CONFIG
-    night = replace(cfg, ends_at_depth=True, inventory=False, shadow_band=False, t_shift_near_pawns=0.0)
-    return night if lighting == "night" else cfg
+    return replace(cfg, ends_at_depth=True, inventory=False, shadow_band=False) if lighting == "night" else cfg
 
 
 def _excluded_grid(exclude: Iterable[Square] | None) -> np.ndarray:
@@ -393,25 +392,6 @@ def _darker_than_board(features: np.ndarray, cfg: TilesConfig) -> np.ndarray:
     return features[..., 0] < mean - cfg.shadow_spreads * max(spread, 1.0)
 
 
-def _t_near_pawns(prior: np.ndarray, shaded: np.ndarray | None, shift: float) -> np.ndarray:
-    """``prior`` with each T open on a side a found pawn may shade (``shaded``) raised by ``shift`` nats.
-
-    By inventory frequency a T is a third as likely as one corner, so a T's third side
-    read 0.5-0.9 open is decoded as a corner; yet such sides are the T's arm about 60 %
-    of the time (t28's census), mostly because a pawn or its shadow darkens an open arm.
-    Raised everywhere the T broke as many held-out tiles as it fixed (t28); here it is
-    raised only where a pawn puts the side in doubt, and only by day (the caller's
-    config). Fixed squares keep their known shape. Figures: vision/notes/tiles.md, t29.
-    """
-    if shaded is None or shift == 0.0 or not shaded.any():
-        return prior
-    arms = (SHAPES[:, None] >> np.arange(4)) & 1  # (10, 4); bit i = side i (N, E, S, W)
-    is_t = arms.sum(axis=1) == 3
-    hit = (shaded[:, :, None, :] & arms[None, None].astype(bool)).any(axis=-1) & is_t  # (7, 7, 10)
-    hit &= ~_FIXED_SQUARES[:, :, None]
-    return prior + shift * hit
-
-
 def shaded_sides(near: Iterable[Square] | None) -> np.ndarray:
     """Sides (7, 7, 4) a pawn on one of ``near`` may shade: its square's four, its neighbours' facing ones."""
     shaded = np.zeros((SIZE, SIZE, 4), dtype=bool)
@@ -502,7 +482,7 @@ def read_tiles(
     # The shape is chosen on probabilities floored lower: a side far past the published
     # floor still counts for more than one just past it (two closed-looking sides of
     # a corner: the less closed one opens), while the confidence comes from the edges.
-    prior = _t_near_pawns(shape_prior(cfg.fixed_prior), shaded, cfg.t_shift_near_pawns)
+    prior = shape_prior(cfg.fixed_prior)
     choose = _washed_out_relative(logit, excluded)
     choose_prob = _side_probabilities(choose, excluded, cfg.decode_floor, cfg)
     shapes, _ = decode(choose_prob, prior)
