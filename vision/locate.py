@@ -70,6 +70,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 import cv2
 import numpy as np
@@ -590,9 +591,7 @@ def _lens_quads(bgr: np.ndarray, work: np.ndarray, factor: int, cfg: LocateConfi
         observed = lens.distort(ideal).astype(np.float32)
         straight = cv2.remap(work, observed, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         photo_lens = Lens.for_image(k, bgr.shape)
-        for n, (_, quad) in enumerate(coarse_answers(straight, cfg)):
-            if n >= cfg.lens_answers:
-                break
+        for _, quad in islice(coarse_answers(straight, cfg), cfg.lens_answers):
             yield photo_lens.distort(quad * factor)
 
 
