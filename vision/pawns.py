@@ -354,13 +354,14 @@ def _in_the_wall(
         r, c = det.square
         if any(other.square == det.square for other, j in chosen if j != k):
             continue
-        if _against_a_pawn(det, [other for other, j in chosen if j != k]):
-            continue
         x = round(det.base[0] - m - c * t)
         y = round(det.base[1] - m - r * t)
         if not (0 <= x < t and 0 <= y < t):
             continue
-        if wall[int(tiles[r * SIZE + c].openings), y, x]:
+        # Only a foot in the wall asks whether the blob touches another pawn (the costlier test).
+        if wall[int(tiles[r * SIZE + c].openings), y, x] and not _against_a_pawn(
+            det, [other for other, j in chosen if j != k]
+        ):
             out.add(k)
     return frozenset(out)
 
