@@ -81,3 +81,17 @@ def test_a_foot_beside_the_corridor_is_not_the_wall(monkeypatch: pytest.MonkeyPa
 def test_the_rule_does_not_run_at_night(monkeypatch: pytest.MonkeyPatch) -> None:
     found = _board([(Color.GREEN, (_x(3, -0.4), _y(3)), 8.0)])
     assert _find(monkeypatch, found, lighting="night") == {"green": (3, 3)}
+
+
+def test_a_pawn_pushed_into_the_wall_against_a_pawn_on_the_next_square_stays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A crowd over two squares (p59): the red foot stands in the wall of (3, 3), pressed against the blue pawn
+    # standing at the corridor's side just over the border on (4, 3). No other pawn's base is on (3, 3), but the
+    # two bodies touch: the red is a pawn pushed aside, not wall artwork.
+    red = (Color.RED, (_x(3, -0.4), M + round(3.92 * T)), 2.0)
+    blue = (Color.BLUE, (_x(3, -0.22), M + round(4.08 * T)), 2.0)
+    assert _find(monkeypatch, _board([red, blue])) == {"red": (3, 3), "blue": (4, 3)}
+    # The same red blob a few pixels apart from the blue is alone in the wall again.
+    apart = (Color.RED, (_x(3, -0.4), M + round(3.8 * T)), 2.0)
+    assert _find(monkeypatch, _board([apart, blue])) == {"blue": (4, 3)}

@@ -343,8 +343,9 @@ def _in_the_wall(
     pawn (a pile spread over the square) - or lies on its side, its near end in the wall. So a foot in certain
     wall (farther than ``wall_zone`` from every corridor centre line of the tile's read openings:
     :func:`vision.pawn_candidates.zones`) condemns a blob only when no other chosen pawn's base is on its
-    square. Known limits: a pile whose other pawn is not found, a lone pawn lying across a wall, a tile read
-    wrong. Measurements: vision/notes/pawns.md (p54).
+    square, nor does its blob touch another chosen pawn's (:func:`_against_a_pawn`: a crowd over two squares).
+    Known limits: a pile whose other pawn is not found, a lone pawn lying across a wall, a tile read
+    wrong. Measurements: vision/notes/pawns.md (p54, p59).
     """
     t, m = rect.tile_px, rect.margin_px
     wall = _zone_masks(t, cfg.wall_zone, cfg.corridor_core)[0]
@@ -357,9 +358,32 @@ def _in_the_wall(
         y = round(det.base[1] - m - r * t)
         if not (0 <= x < t and 0 <= y < t):
             continue
-        if wall[int(tiles[r * SIZE + c].openings), y, x]:
+        # Only a foot in the wall asks whether the blob touches another pawn (the costlier test).
+        if wall[int(tiles[r * SIZE + c].openings), y, x] and not _against_a_pawn(
+            det, [other for other, j in chosen if j != k]
+        ):
             out.add(k)
     return frozenset(out)
+
+
+def _against_a_pawn(det: PawnDetection, others: Sequence[PawnDetection]) -> bool:
+    """Whether the chosen blob touches another chosen pawn's blob (:func:`vision.pawn_geometry.touch`): a crowd.
+
+    :func:`_in_the_wall` admits a foot in the wall where a pile pushed it there, and knows a pile by another
+    pawn's base on the same square. A crowd spills over the squares' borders: a pawn pressed against one on
+    the next square is pushed aside as far (fifth renderer, p59 dev 6001016: a blue cylinder in the wall of
+    2,1 against the green pawn of 2,2, the yellow piled with it not found). Bodies in contact are evidence of
+    each other; wall artwork touches a pawn only where the pawn stands against the wall, and then the artwork
+    is the chosen blob of its colour only when that colour's pawn is missed. Measurements:
+    vision/notes/pawns.md (p59).
+    """
+    if det.pixels is None:
+        return False
+    mine = (det.box, det.pixels)
+    return any(
+        other.color != det.color and other.pixels is not None and touch(mine, (other.box, other.pixels))
+        for other in others
+    )
 
 
 def _behind_another(
