@@ -131,3 +131,35 @@ def test_an_upright_gem_outscoring_the_pawn_gives_way_to_it(monkeypatch: pytest.
 def test_an_upright_gem_of_a_colour_not_in_play_is_not_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     rect, found = _rect_and_blobs([(_gem, Color.RED, (3, 3), 2.0, (9.0,))])
     assert _find(monkeypatch, rect, found) == {}
+
+
+def _lying(image: np.ndarray, centre: tuple[float, float], half_length: float) -> np.ndarray:
+    """A red pawn lying on its side along a row, lit from above the board's top edge: brighter toward the top,
+    so it mirrors itself about its column axis (its two ends alike) and about no axis beside it."""
+    yy, xx = np.mgrid[: image.shape[0], : image.shape[1]].astype(np.float64)
+    dx, dy = (xx - centre[0]) / half_length, (yy - centre[1]) / 6.0
+    inside = dx * dx + dy * dy <= 1.0
+    lit = np.array(RED, np.float64)[None, None, :] * (0.7 - 0.3 * np.clip(dy, -1.0, 1.0))[..., None]
+    image[inside] = np.clip(lit[inside], 0, 255).astype(np.uint8)
+    return inside
+
+
+def test_a_pawn_lying_along_a_row_mirrors_itself_but_is_longer_than_a_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    rect, found = _rect_and_blobs([(_lying, Color.RED, (2, 4), 2.0, (14.0,))])  # 0.6 tile long
+    x, y, w, h = found[0].box
+    assert mirror_on_the_lattice(rect.image, found[0].box, found[0].labels[y : y + h, x : x + w] == 1)
+    assert _find(monkeypatch, rect, found) == {"red": (2, 4)}
+
+
+def test_a_symmetric_blob_off_the_tiles_centre_is_not_judged(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pile member stands about 0.22 tile off its square's centre, where no picture is printed.
+    rect, found = _rect_and_blobs([(_gem, Color.RED, (3, 3), 2.0, (9.0,))])
+    shifted = np.roll(rect.image, 11, axis=1)
+    labels = np.roll(found[0].labels, 11, axis=1)
+    x, y, w, h = found[0].box
+    moved = Candidate(
+        Color.RED, found[0].features, (found[0].base[0] + 11, found[0].base[1]), (x + 11, y, w, h), 0.03, labels, 1
+    )
+    assert mirror_on_the_lattice(shifted, moved.box, labels[y : y + h, x + 11 : x + 11 + w] == 1)
+    rect = Rectified(shifted, T, M, np.eye(3), np.zeros((4, 2)))
+    assert _find(monkeypatch, rect, [moved]) == {"red": (3, 3)}
