@@ -18,6 +18,9 @@ pawn's saturated paint. A candidate carrying such a patch is not a pawn, whateve
 shading, and leaves the contest of its colour (:func:`without_pictures`), so a real
 pawn it outscored can win.
 
+A second cue, the picture's symmetry (:func:`mirror_on_the_lattice`): a picture is drawn upright on its tile,
+mirror-symmetric about the tile's row or column axis, which a pawn seen from above is only by chance.
+
 Dark marks are no such cue: a raised body shades itself (a ball's head casts a dark
 crescent on its own base, a cylinder's top shows its dark inner rim), and those
 shadows lie inside the outline, in the body's hue, as dark and as small as a printed
@@ -136,9 +139,12 @@ def mirror_on_the_lattice(image: np.ndarray, box: tuple[int, int, int, int], blo
     colours (and silhouette, grown by a pixel) are mirrored about the two lattice axes through its centroid
     and about every other axis :data:`MIRROR_STEP` degrees apart; a print is one whose best lattice mirror
     correlates >= :data:`MIRROR_CORR` with the blob and beats every other axis's mean difference by
-    :data:`MIRROR_GAP`. Known limits: a pawn lying or leaning along a row or column of the nadir with its light
-    on the same line (dev: corr 0.82-0.88, under the bar), a pile member cut symmetrically by the pawn in front;
-    pictures that are not symmetric (the held-out creatures, a key) are not caught. Measurements:
+    :data:`MIRROR_GAP`. The gap is mostly the picture's sharp outline and facets: a smooth round body lit along
+    a row mirrors itself nearly as well about the axes beside the row (a pixel-sharp one would not: its
+    staircase edges; photos are never that sharp). Known limits: a pawn lying on its side along a row or
+    column mirrors itself about it with sharp ends (so :func:`vision.pawns._drawn_upright` judges only blobs
+    at a tile's centre, no longer than a picture); pictures that are not symmetric (the held-out creatures, a
+    key, a two-tone ball's half cut by the outline) are not caught. Measurements:
     vision/notes/pawn_pictures.md (p57). ``blob``: the blob's pixels in its ``box`` (x, y, w, h; bool).
     """
     x, y, w, h = box
