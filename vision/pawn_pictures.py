@@ -18,6 +18,9 @@ pawn's saturated paint. A candidate carrying such a patch is not a pawn, whateve
 shading, and leaves the contest of its colour (:func:`without_pictures`), so a real
 pawn it outscored can win.
 
+A second cue, the picture's symmetry (:func:`mirror_on_the_lattice`): a picture is drawn upright on its tile,
+mirror-symmetric about the tile's row or column axis, which a pawn seen from above is only by chance.
+
 Dark marks are no such cue: a raised body shades itself (a ball's head casts a dark
 crescent on its own base, a cylinder's top shows its dark inner rim), and those
 shadows lie inside the outline, in the body's hue, as dark and as small as a printed
@@ -28,6 +31,7 @@ Measurements and tried alternatives: vision/notes/pawn_pictures.md.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -113,3 +117,70 @@ def _mean_hue(hue: np.ndarray) -> float:
     """The circular mean of OpenCV hues (0..180)."""
     angle = hue.astype(np.float64) * (np.pi / 90.0)
     return float(np.degrees(np.arctan2(np.sin(angle).mean(), np.cos(angle).mean())) / 2.0) % 180.0
+
+
+#: A printed picture's mirror axis: its colours mirrored about a lattice axis through its centroid correlate at
+#: least this much with themselves (:func:`mirror_on_the_lattice`).
+MIRROR_CORR = 0.9
+#: ... and its mean mirror difference (in units of its colours' spread) is lower there by at least this than
+#: about any other axis (every :data:`MIRROR_STEP` degrees).
+MIRROR_GAP = 0.055
+MIRROR_STEP = 5
+
+
+def mirror_on_the_lattice(image: np.ndarray, box: tuple[int, int, int, int], blob: np.ndarray) -> bool:
+    """Whether the blob is mirror-symmetric about a lattice axis through its centroid and about no other axis.
+
+    A treasure picture is drawn upright on its tile (a gem, a crown, a potion, a two-tone ball): mirror-symmetric
+    about the tile's vertical axis, and a tile turns in quarter turns, so on the rectified board the axis is a
+    lattice axis (row or column), through the picture's own centre. A pawn seen from above is symmetric about
+    the line to the camera's nadir (its lean) and about its light's direction (its lit and shaded sides): about
+    a lattice axis only by chance, and then a round top is nearly as symmetric about every axis. So the blob's
+    colours (and silhouette, grown by a pixel) are mirrored about the two lattice axes through its centroid
+    and about every other axis :data:`MIRROR_STEP` degrees apart; a print is one whose best lattice mirror
+    correlates >= :data:`MIRROR_CORR` with the blob and beats every other axis's mean difference by
+    :data:`MIRROR_GAP`. The gap is mostly the picture's sharp outline and facets: a smooth round body lit along
+    a row mirrors itself nearly as well about the axes beside the row (a pixel-sharp one would not: its
+    staircase edges; photos are never that sharp). Known limits: a pawn lying on its side along a row or
+    column mirrors itself about it with sharp ends (so :func:`vision.pawns._drawn_upright` judges only blobs
+    at a tile's centre, no longer than a picture); pictures that are not symmetric (the held-out creatures, a
+    key, a two-tone ball's half cut by the outline) are not caught. Measurements:
+    vision/notes/pawn_pictures.md (p57). ``blob``: the blob's pixels in its ``box`` (x, y, w, h; bool).
+    """
+    x, y, w, h = box
+    pad = max(w, h) // 2 + 2  # the blob mirrored about any axis through its centroid stays in the window
+    height, width = image.shape[:2]
+    x0, y0, x1, y1 = max(0, x - pad), max(0, y - pad), min(width, x + w + pad), min(height, y + h + pad)
+    if np.count_nonzero(blob) < 9:
+        return False
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    inside[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = blob
+    colours = image[y0:y1, x0:x1].astype(np.float32)
+    grown = cv2.dilate(inside, _RING).astype(np.float32)
+    ys, xs = np.nonzero(inside)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    size = (colours.shape[1], colours.shape[0])
+
+    def difference(degrees: float) -> tuple[float, float]:
+        """Correlation and mean difference (over the colours' spread) of the blob and its mirror image."""
+        th = np.radians(2.0 * degrees)
+        c, s = float(np.cos(th)), float(np.sin(th))
+        mirror = np.array([[c, s, cx - c * cx - s * cy], [s, -c, cy - s * cx + c * cy]], np.float32)
+        flipped = cv2.warpAffine(colours, mirror, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        region = (grown > 0) | (cv2.warpAffine(grown, mirror, size, flags=cv2.INTER_LINEAR) > 0.5)
+        a, b = colours[region].ravel(), flipped[region].ravel()
+        a0, b0 = a - a.mean(), b - b.mean()
+        spread = float(np.sqrt((a0 * a0).mean()))
+        norm = spread * float(np.sqrt((b0 * b0).mean()))
+        if norm <= 0.0:
+            return 0.0, math.inf
+        return float((a0 * b0).mean()) / norm, float(np.abs(a - b).mean()) / max(1.0, spread)
+
+    lattice = [difference(0.0), difference(90.0)]
+    if max(corr for corr, _ in lattice) < MIRROR_CORR:
+        return False  # most blobs (pawns, and prints not drawn upright)
+    best = min(diff for _, diff in lattice)
+    for degrees in range(MIRROR_STEP, 180, MIRROR_STEP):
+        if degrees % 90 and difference(degrees)[1] < best + MIRROR_GAP:
+            return False  # as symmetric about another axis: a round top, a body along its light
+    return True

@@ -137,7 +137,7 @@ from vision.pawn_copies import printed_copies
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
 from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
-from vision.pawn_pictures import without_pictures
+from vision.pawn_pictures import mirror_on_the_lattice, without_pictures
 from vision.rectify import Rectified
 
 #: Where a blob's set-size term sits in a feature row.
@@ -258,13 +258,15 @@ def find_pawns(
     printed = frozenset(printed_copies(rect.image, found))
     out = _decide(rect, tiles, cfg, found, slender, printed, threshold, at_night, camera)
     if not at_night and tiles is not None and len(tiles) == SIZE * SIZE:
-        # Wall artwork is no pawn set down on the path (_in_the_wall): such a blob is never chosen, and the
-        # choice is taken again without it (its colour may have a pawn elsewhere).
+        # Wall artwork is no pawn set down on the path (_in_the_wall), nor is a picture drawn upright on its tile
+        # (_drawn_upright): such a blob is never chosen, and the choice is taken again without it (its colour
+        # may have a pawn elsewhere).
         # Only the condemned colours are chosen again: the others keep their first reading (the board's terms
         # without the condemned blob's vote moved other pawns' scores by up to 0.2 on dev frames).
         excluded = printed
+        mirrored: dict[int, bool] = {}
         for _ in range(WALL_ROUNDS):
-            walled = _in_the_wall(out, tiles, rect, cfg)
+            walled = _in_the_wall(out, tiles, rect, cfg) | _drawn_upright(out, rect, mirrored)
             if not walled:
                 break
             excluded = excluded | walled
@@ -384,6 +386,52 @@ def _against_a_pawn(det: PawnDetection, others: Sequence[PawnDetection]) -> bool
         other.color != det.color and other.pixels is not None and touch(mine, (other.box, other.pixels))
         for other in others
     )
+
+
+#: A treasure picture is printed at its tile's centre and within the picture disc there: a blob judged by
+#: :func:`_drawn_upright` has its centroid within ``PICTURE_OFFSET`` tile of its tile's centre and its box's
+#: longer side at most ``PICTURE_EXTENT`` tile (a pawn lying on its side is longer; pile members stand off
+#: the centre).
+PICTURE_OFFSET = 0.15
+PICTURE_EXTENT = 0.45
+
+
+def _drawn_upright(
+    chosen: Sequence[tuple[PawnDetection, int]], rect: Rectified, judged: dict[int, bool]
+) -> frozenset[int]:
+    """The chosen blobs (indices) that are a picture drawn upright at a tile's centre.
+
+    A treasure picture is printed upright on its tile, at its centre, so it mirrors itself about the tile's
+    row or column axis through its own centre; a pawn seen from above mirrors itself about its lean and its
+    light, a lattice axis only by chance (:func:`vision.pawn_pictures.mirror_on_the_lattice`). Only a blob
+    where pictures are printed is judged: its centroid near its tile's centre and no longer than a picture
+    (:data:`PICTURE_OFFSET`, :data:`PICTURE_EXTENT`): pawns lying on their side along a row or column
+    mirror themselves about it too. Only chosen blobs are judged (``judged`` keeps the answers between
+    rounds): the cue is a few dozen small warps on a print. By day only (as :func:`_in_the_wall`).
+    Measurements: vision/notes/pawn_pictures.md (p57).
+    """
+    t, m = rect.tile_px, rect.margin_px
+    out = set()
+    for det, k in chosen:
+        if k not in judged:
+            judged[k] = (
+                det.pixels is not None
+                and _where_pictures_are(det, t, m)
+                and mirror_on_the_lattice(rect.image, det.box, det.pixels)
+            )
+        if judged[k]:
+            out.add(k)
+    return frozenset(out)
+
+
+def _where_pictures_are(det: PawnDetection, t: int, m: int) -> bool:
+    """Whether the blob is no longer than a picture and its centroid near its tile's centre."""
+    x, y, w, h = det.box
+    if det.pixels is None or max(w, h) > PICTURE_EXTENT * t or not det.pixels.any():
+        return False
+    ys, xs = np.nonzero(det.pixels)
+    u, v = (x + float(xs.mean()) - m) / t, (y + float(ys.mean()) - m) / t
+    return math.hypot(u - math.floor(u) - 0.5, v - math.floor(v) - 0.5) <= PICTURE_OFFSET
 
 
 def _behind_another(
