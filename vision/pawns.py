@@ -499,6 +499,10 @@ def _clipped_shading(
 #: another colour's pawn, sure on its own evidence, gains ``SAME_PIECE_LIFT`` logit (:func:`_same_piece`).
 SAME_PIECE_RADIUS = 1.5
 SAME_PIECE_LIFT = 2.0
+#: Both blobs at least this ``log_area`` (0.08 tile, half a whole pawn's 0.16): a smaller blob is a fragment (a
+#: pawn in a pile, a top) or a small print, and small compact blobs are all alike in shape (:func:`_same_piece`).
+SAME_PIECE_LOG_AREA = -0.7
+_LOG_AREA = FEATURES.index("log_area")
 
 
 def _same_piece(
@@ -519,15 +523,20 @@ def _same_piece(
     set term compares sizes only). A blob of a colour with no pawn within :data:`SAME_PIECE_RADIUS` of such
     a pawn in :data:`TWIN_SCALES`' hue-free shape (the same measure :func:`_one_of_a_kind` uses for
     twins) gains :data:`SAME_PIECE_LIFT` logit. Only lifts, only a colour with no pawn, only by day,
-    never a printed copy (``printed``). Known limit: a print drawn the pawns' shape (a round disc of the
-    pawns' size) is lifted as well; the radius is under every non-pawn's distance on the dev frames
-    (1.61 and up) and the lift reaches only blobs from 0.12 up. Measurements: vision/notes/pawns.md (p58).
+    never a printed copy (``printed``). Only whole bodies are compared (both blobs at least
+    :data:`SAME_PIECE_LOG_AREA`): a fragment of a piled pawn or a small print is no piece's shape, and
+    small compact blobs look alike whatever they are (the first fresh check lifted two small sixth prints
+    like a piled pawn's fragment and a print reported as a pawn). Known limit: a print drawn the pawns'
+    shape (a round disc of the pawns' size) is lifted as well; the radius is under every non-pawn's
+    distance on the dev frames (1.61 and up) and the lift reaches only blobs from 0.12 up; a reported
+    print sure on its own evidence is a reference too. Measurements: vision/notes/pawns.md (p58).
     """
     missing = {cand.color for cand in found} - best.keys()
     if not missing:
         return best
     pieces = [cand for _, cand in best.values()]
     pieces = [cand for cand, sure in zip(pieces, sure_pawns([c.features for c in pieces], model), strict=True) if sure]
+    pieces = [cand for cand in pieces if cand.features[_LOG_AREA] >= SAME_PIECE_LOG_AREA]
     if not pieces:
         return best
     shapes = np.array([[cand.features[k] for k in _TWIN_COLUMNS] for cand in pieces]) / _TWIN_SD
@@ -536,7 +545,7 @@ def _same_piece(
     top = math.log(threshold / (1.0 - threshold))
     out = dict(best)
     for k, (cand, row) in enumerate(zip(found, rows, strict=True)):
-        if cand.color not in missing or k in printed:
+        if cand.color not in missing or k in printed or cand.features[_LOG_AREA] < SAME_PIECE_LOG_AREA:
             continue
         z = model.logit(row)
         if not top - SAME_PIECE_LIFT <= z < top:
