@@ -7,7 +7,7 @@ import numpy as np
 from companion.board import Color
 from vision.pawn_candidates import Candidate
 from vision.pawn_model import FEATURES, PawnModel
-from vision.pawns import SAME_PIECE_LIFT, TWIN_SCALES, _best, _same_piece
+from vision.pawns import SAME_PIECE_LIFT, SAME_PIECE_LOG_AREA, TWIN_SCALES, _best, _same_piece
 
 _GLINT = FEATURES.index("glint")
 #: A small capped cylinder seen from above: its hue-free shape (the twin features).
@@ -66,6 +66,17 @@ def test_a_blob_too_far_under_the_threshold_and_a_printed_copy_are_not_lifted() 
     model = _model()
     best = _same_piece(found, _best(found, model, 0.5), model, 0.5, printed=frozenset({2}))
     assert set(best) == {Color.BLUE}
+
+
+def test_fragments_are_no_piece_to_compare() -> None:
+    # A piled pawn's fragment (sure, small) and a small print just like it: small compact blobs look alike.
+    small = _PIECE | {"log_area": SAME_PIECE_LOG_AREA - 0.2}
+    found = [_cand(Color.GREEN, 1, 3.0, small), _cand(Color.YELLOW, 2, -1.0, small)]
+    model = _model()
+    assert Color.YELLOW not in _same_piece(found, _best(found, model, 0.5), model, 0.5)
+    # A whole body of the piece's shape beside that fragment is still not judged by it.
+    found = [_cand(Color.GREEN, 1, 3.0, small), _cand(Color.YELLOW, 2, -1.0, _PIECE)]
+    assert Color.YELLOW not in _same_piece(found, _best(found, model, 0.5), model, 0.5)
 
 
 def test_the_twin_scales_are_the_shape_compared() -> None:
