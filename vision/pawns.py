@@ -74,6 +74,8 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    corridor) is lifted (:func:`_across_the_edge`). Its mirror: a pawn is set down on the path, so by day a
    chosen blob whose foot stands in certain wall, with no other pawn on its square, is wall artwork and its
    colour is chosen again without it (:func:`_in_the_wall`; a pile pushes pawns into the wall, never a lone one).
+   The four pawns are one moulded piece: by day, a doubtful blob of a colour with no pawn shaped like another
+   colour's sure pawn (hue-free shape, whole bodies only) is lifted (:func:`_same_piece`).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
