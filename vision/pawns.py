@@ -74,8 +74,6 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    corridor) is lifted (:func:`_across_the_edge`). Its mirror: a pawn is set down on the path, so by day a
    chosen blob whose foot stands in certain wall, with no other pawn on its square, is wall artwork and its
    colour is chosen again without it (:func:`_in_the_wall`; a pile pushes pawns into the wall, never a lone one).
-   The four pawns are one moulded piece: by day, a doubtful blob of a colour with no pawn shaped like another
-   colour's sure pawn (hue-free shape, whole bodies only) is lifted (:func:`_same_piece`).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
@@ -314,7 +312,6 @@ def _decide(
         )
     if not at_night:
         best = _clipped_shading(found, best, cfg.model, threshold, rect, printed)
-        best = _same_piece(found, best, cfg.model, threshold, printed)
     t, m = rect.tile_px, rect.margin_px
     chosen = [best[c] for c in Color if c in best]
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
@@ -495,70 +492,6 @@ def _clipped_shading(
     # The blob as measured is reported (its score is the lifted one's).
     original = {id(new): old for new, old in zip(lifted, found, strict=True)}
     return best | {color: (again[color][0], original[id(again[color][1])]) for color in missing if color in again}
-
-
-#: A blob of a colour with no pawn whose hue-free shape (:data:`TWIN_SCALES`, in spreads) lies within this of
-#: another colour's pawn, sure on its own evidence, gains ``SAME_PIECE_LIFT`` logit (:func:`_same_piece`).
-SAME_PIECE_RADIUS = 1.5
-SAME_PIECE_LIFT = 2.0
-#: Both blobs at least this ``log_area`` (0.08 tile, half a whole pawn's 0.16): a smaller blob is a fragment (a
-#: pawn in a pile, a top) or a small print, and small compact blobs are all alike in shape (:func:`_same_piece`).
-SAME_PIECE_LOG_AREA = -0.7
-_LOG_AREA = FEATURES.index("log_area")
-
-
-def _same_piece(
-    found: Sequence[Candidate],
-    best: dict[Color, tuple[float, Candidate]],
-    model: PawnModel,
-    threshold: float,
-    printed: frozenset[int] = frozenset(),
-) -> dict[Color, tuple[float, Candidate]]:
-    """``best`` with each colour that has no pawn judged again: a blob shaped like another colour's sure pawn.
-
-    The four pawns are one set, the same moulded piece in four colours: under one light and one camera
-    they show the same outline, fill, thickness and the same shading's spread, whatever their hue, while a
-    print is drawn in its own shape. A small piece seen from above under soft light (the fourth
-    renderer's capped cylinders: a top disc and a ring, little shading, a faint cast shadow) scores like a
-    round print on its own evidence; that another colour's pawn, sure on its own evidence
-    (:func:`vision.pawn_model.sure_pawns`), has its very shape is evidence the model does not see (its
-    set term compares sizes only). A blob of a colour with no pawn within :data:`SAME_PIECE_RADIUS` of such
-    a pawn in :data:`TWIN_SCALES`' hue-free shape (the same measure :func:`_one_of_a_kind` uses for
-    twins) gains :data:`SAME_PIECE_LIFT` logit. Only lifts, only a colour with no pawn, only by day,
-    never a printed copy (``printed``). Only whole bodies are compared (both blobs at least
-    :data:`SAME_PIECE_LOG_AREA`): a fragment of a piled pawn or a small print is no piece's shape, and
-    small compact blobs look alike whatever they are (the first fresh check lifted two small sixth prints
-    like a piled pawn's fragment and a print reported as a pawn). Known limit: a print drawn the pawns'
-    shape (a round disc of the pawns' size) is lifted as well; the radius is under every non-pawn's
-    distance on the dev frames (1.61 and up) and the lift reaches only blobs from 0.12 up; a reported
-    print sure on its own evidence is a reference too. Measurements: vision/notes/pawns.md (p58).
-    """
-    missing = {cand.color for cand in found} - best.keys()
-    if not missing:
-        return best
-    pieces = [cand for _, cand in best.values()]
-    pieces = [cand for cand, sure in zip(pieces, sure_pawns([c.features for c in pieces], model), strict=True) if sure]
-    pieces = [cand for cand in pieces if cand.features[_LOG_AREA] >= SAME_PIECE_LOG_AREA]
-    if not pieces:
-        return best
-    shapes = np.array([[cand.features[k] for k in _TWIN_COLUMNS] for cand in pieces]) / _TWIN_SD
-    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found], printed)
-    rows = _hidden_sizes(found, rows, model)
-    top = math.log(threshold / (1.0 - threshold))
-    out = dict(best)
-    for k, (cand, row) in enumerate(zip(found, rows, strict=True)):
-        if cand.color not in missing or k in printed or cand.features[_LOG_AREA] < SAME_PIECE_LOG_AREA:
-            continue
-        z = model.logit(row)
-        if not top - SAME_PIECE_LIFT <= z < top:
-            continue
-        shape = np.array([cand.features[i] for i in _TWIN_COLUMNS]) / _TWIN_SD
-        if float(np.sqrt(((shapes - shape) ** 2).sum(axis=1)).min()) >= SAME_PIECE_RADIUS:
-            continue
-        lifted = 1.0 / (1.0 + math.exp(-(z + SAME_PIECE_LIFT)))
-        if cand.color not in out or lifted > out[cand.color][0]:
-            out[cand.color] = (lifted, cand)
-    return out
 
 
 def _printed_disc(cand: Candidate, rect: Rectified) -> bool:
