@@ -56,6 +56,9 @@ _K_GRID.flags.writeable = False
 _UNEVEN_SHIFT = 0.04
 #: A lens is one arm's when that arm brings more than this share of the fitted k's whole gain over flat.
 _LONE_SHARE = 0.5
+#: ... and is asked so only when the lens explains something: its gain over flat, times the arms' count,
+#: over the flat cost (an F statistic of the one term; F(1, ~115) is 3.9 at 5 %) at least this.
+_LONE_F = 4.0
 _EYE8 = np.eye(8)
 _EYE8.flags.writeable = False
 
@@ -455,7 +458,10 @@ def _fit_geometry(
     without it (once; the robust rounds then weigh it by its residual as any arm).
     An even arm is never dropped so: where no arm is uneven, the fit is unchanged
     (a lone-arm test alone moved k on a third of the dev frames, no better on
-    balance). vision/notes/locate.md, "cv2".
+    balance). Nor is a lens that explains next to nothing guarded (``_LONE_F``):
+    there one arm brings "most" of a gain that is the arms' noise, and choosing
+    again only moves k within that noise (a first fresh check: 1 pawn read broken,
+    k -0.001 -> 0.017). vision/notes/locate.md, "cv2".
     """
     # Lens-sized k only: a runaway k would bend the grid to fit biased arms.
     if not fit_k:
@@ -492,8 +498,10 @@ def _fit_geometry(
             flat = _solve_many(geo, observed, axis, expected, weights, np.zeros(1), norm, prior)
             if flat is not None:
                 gain = weights * (flat[3][0] ** 2 - resids[i] ** 2)  # per arm: what the lens explains
+                flat_cost = float((weights * flat[3][0] ** 2).sum())
                 j = int(np.argmax(gain))
-                if uneven[j] and gain[j] > _LONE_SHARE * gain.sum() > 0.0:
+                material = gain.sum() * weights.sum() > _LONE_F * flat_cost
+                if material and uneven[j] and gain[j] > _LONE_SHARE * gain.sum() > 0.0:
                     weights = weights.copy()
                     weights[j] = 0.0
                     ks = candidates
