@@ -450,6 +450,53 @@ def test_arm_centre_ignores_corridor_reaching_in_past_the_tile_wall() -> None:
     np.testing.assert_allclose(centres, [4.0, 4.0, (3 + 5 + 6) / 3, 1.0])
     # Summing the whole profile (the coarse grid's first pass does) is what the frame used to bias.
     assert (frame * coords).sum() / frame.sum() < 3.0
+    # With ``counted``, the positions those runs cover: their span's ends, whatever the weights inside.
+    _, _, cover = _own_runs(np.stack([arm, frame, split, lone]), coords, counted=True)
+    np.testing.assert_array_equal(cover, np.stack([arm, arm, split, lone]) > 0)
+
+
+def _flat_board_arms(bias: float) -> tuple:
+    """Arm centres of a flat (k = 0) board of 1640 x 1232, exact but for the bottom-left corner tile's
+    N arm, pulled ``bias`` tile toward the board's edge (a pawn's shadow across its far side)."""
+    from vision.locate_grid import BOARD_CORNERS
+    from vision.locate_refine import _Geometry
+    from vision.rectify import quad_homography
+
+    w, h = 1640, 1232
+    quad = np.float64([[430, 150], [1230, 160], [1240, 1080], [420, 1070]])
+    geo = _Geometry(quad_homography(quad, BOARD_CORNERS), 0.0, np.array([(w - 1) / 2.0, (h - 1) / 2.0]), float(w))
+    points, axis, expected = [], [], []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            for along in (0.155, 0.845):
+                points += [(c + 0.5, r + along), (c + along, r + 0.5)]
+                axis += [0, 1]
+                expected += [c + 0.5, r + 0.5]
+    measured = np.array(points)
+    lone = int(np.flatnonzero(np.all(np.isclose(measured, [0.5, 6.155]), axis=1))[0])
+    measured[lone, 0] -= bias
+    return geo, quad, geo.to_image(measured), np.array(axis), np.array(expected, dtype=np.float64), lone
+
+
+def test_one_uneven_arm_does_not_choose_the_lens() -> None:
+    """k is chosen at unit weights, so one biased arm at a board corner (where a lens moves points
+    most) can bend a flat board's fit (team day scene 35: a pawn's shadow across the corner tile's arm,
+    k -0.1 for a camera of about -0.02). When that arm brings most of the lens' gain and its own profile
+    is uneven (its centre off its span's middle), k is chosen without it; an even arm is kept."""
+    from vision.locate_refine import _fit_geometry
+
+    geo, quad, observed, axis, expected, lone = _flat_board_arms(0.2)
+    uneven = np.zeros(len(axis), dtype=bool)
+    uneven[lone] = True
+    for span in (None, 0.08):
+        bent = _fit_geometry(geo, observed, axis, expected, fit_k=True, k_span=span)
+        assert bent is not None and bent.k < -0.025
+        assert float(np.abs(bent.corners() - quad).max()) > 1.0
+        guarded = _fit_geometry(geo, observed, axis, expected, fit_k=True, k_span=span, uneven=uneven)
+        assert guarded is not None and abs(guarded.k) < 0.005
+        assert float(np.abs(guarded.corners() - quad).max()) < 0.1
+        even = _fit_geometry(geo, observed, axis, expected, fit_k=True, k_span=span, uneven=~uneven)
+        assert even is not None and even.k == bent.k
 
 
 def test_a_refuted_tablecloth_grid_does_not_end_the_search() -> None:

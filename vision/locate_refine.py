@@ -51,6 +51,14 @@ _K_MIN, _K_MAX = -0.1, 0.35
 #: The first distortion fit's candidates: the whole lens range (read-only, built once).
 _K_GRID = np.linspace(_K_MIN, _K_MAX, 10)
 _K_GRID.flags.writeable = False
+#: An arm is uneven when its centre (the weighted mean) lies more than this share of a tile from the
+#: middle of its own counted span: one side of it darker or lighter than the other (a pawn's shadow).
+_UNEVEN_SHIFT = 0.04
+#: A lens is one arm's when that arm brings more than this share of the fitted k's whole gain over flat.
+_LONE_SHARE = 0.5
+#: ... and is asked so only when the lens explains something: its gain over flat, times the arms' count,
+#: over the flat cost (an F statistic of the one term; F(1, ~115) is 3.9 at 5 %) at least this.
+_LONE_F = 4.0
 _EYE8 = np.eye(8)
 _EYE8.flags.writeable = False
 
@@ -236,7 +244,7 @@ def refine_corners(
         meas = _arm_centres(lab, t, m, tile_mod.learn(feats[..., :3]), is_open, own_runs=it > 0)
         if meas is None:
             break
-        points, axis, expected = meas
+        points, axis, expected, uneven = meas
         # The first pass already searches the whole lens range for k: a wide lens is then
         # reached at once instead of by +-0.08 per pass (five passes on the bench frame, now two).
         fitted = _fit_geometry(
@@ -247,6 +255,8 @@ def refine_corners(
             fit_k=cfg.fit_distortion,
             k_span=None if it == 0 else 0.08,
             floor=0.06 if it < 2 else 0.02,
+            # The coarse pass counts the whole window (no own runs): its spans are no arm's own.
+            uneven=uneven if it > 0 else None,
         )
         if fitted is None:
             break
@@ -351,10 +361,17 @@ def _arm_centres(
     q = np.clip((np.stack(profiles) - wall[None, :, :, None]) / contrast, 0.0, 1.5)  # (4, 7, 7, W)
     q = np.where(q > 0.4, q, 0.0) ** 2
     if own_runs:
-        masses, moments = _own_runs(q, coords)
+        masses, moments, counted = _own_runs(q, coords, counted=True)
     else:
         masses, moments = q.sum(axis=-1), (q * coords).sum(axis=-1)
-    pts, axes, expect = [], [], []
+        counted = q > 0.0
+    # How far each arm's centre lies from the middle of its counted span (view px): a flat arm's
+    # centre is its span's middle to within a pixel's rounding; a ramp across it (a pawn's shadow
+    # on one side) moves the centre toward the lit side while the walls stay put.
+    first = coords[np.argmax(counted, axis=-1)]
+    last = coords[counted.shape[-1] - 1 - np.argmax(counted[..., ::-1], axis=-1)]
+    shift = np.abs(moments / np.maximum(masses, 1e-9) - 0.5 * (first + last))
+    pts, axes, expect, shifts = [], [], [], []
     rr, cc = _ROWS, _COLS
     for side in range(4):
         mass = masses[side]
@@ -371,13 +388,14 @@ def _arm_centres(
             pts.append(np.stack([x[ok], y[ok]], axis=1))
             axes.append(np.ones(int(ok.sum()), dtype=np.int64))
             expect.append(rr[ok] + 0.5)
+        shifts.append(shift[side][ok])
     points = np.concatenate(pts)
     if len(points) < 24:
         return None
-    return points, np.concatenate(axes), np.concatenate(expect)
+    return points, np.concatenate(axes), np.concatenate(expect), np.concatenate(shifts) > _UNEVEN_SHIFT * t
 
 
-def _own_runs(q: np.ndarray, coords: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _own_runs(q: np.ndarray, coords: np.ndarray, counted: bool = False) -> tuple[np.ndarray, ...]:
     """Mass and first moment (along ``coords``) of the corridor runs (q > 0) that belong to each profile's tile.
 
     An arm is a run of corridor between two walls, so it never reaches the
@@ -391,7 +409,8 @@ def _own_runs(q: np.ndarray, coords: np.ndarray) -> tuple[np.ndarray, np.ndarray
     is the profile's heaviest (then the arm itself reaches an end, a grid
     still well off: it is what there is to follow). Gaps inside the walls (a
     pawn or treasure on the arm) do not split the arm: every inner run counts.
-    ``q``: (..., W) profiles, 0 where wall; returns two (...) arrays.
+    ``q``: (..., W) profiles, 0 where wall; returns two (...) arrays, and with
+    ``counted`` a third, (..., W): which positions those runs cover.
     """
     flat = q.reshape(-1, q.shape[-1])
     n, width = flat.shape
@@ -407,6 +426,9 @@ def _own_runs(q: np.ndarray, coords: np.ndarray) -> tuple[np.ndarray, np.ndarray
         touching = flat[:, end] > 0.0
         keep[rows[touching], runs[touching, end]] = False
     keep[rows, best] = True
+    if counted:
+        cover = (keep[rows[:, None], runs] & (flat > 0.0)).reshape(q.shape)
+        return (mass * keep).sum(axis=1).reshape(q.shape[:-1]), (moment * keep).sum(axis=1).reshape(q.shape[:-1]), cover
     return (mass * keep).sum(axis=1).reshape(q.shape[:-1]), (moment * keep).sum(axis=1).reshape(q.shape[:-1])
 
 
@@ -418,12 +440,28 @@ def _fit_geometry(
     fit_k: bool,
     floor: float = 0.02,
     k_span: float | None = 0.08,
+    uneven: np.ndarray | None = None,
 ) -> _Geometry | None:
     """Robustly fit board_from_ideal (and k) so each measured arm centre lands on its tile's centre line.
 
     ``k_span``: k is searched within this distance of the current one; ``None``
     searches the whole lens range at once (the first distortion fit), so a wide
     lens is reached in one pass rather than a step per pass.
+
+    ``uneven``: arms whose centre is not their span's middle (:func:`_arm_centres`).
+    k is chosen in the first round, at unit weights (the robust rounds keep it), so
+    one biased arm at a board corner, where a lens moves points most, can choose
+    it: on team day scene 35 a pawn's shadow across the corner tile's arm moved
+    its centre 0.08 tile and brought 65-70 % of k -0.1's gain over flat, for a
+    camera of about -0.02. A lens bends the whole board, so when one uneven arm
+    brings more than ``_LONE_SHARE`` of the chosen k's gain, k is chosen again
+    without it (once; the robust rounds then weigh it by its residual as any arm).
+    An even arm is never dropped so: where no arm is uneven, the fit is unchanged
+    (a lone-arm test alone moved k on a third of the dev frames, no better on
+    balance). Nor is a lens that explains next to nothing guarded (``_LONE_F``):
+    there one arm brings "most" of a gain that is the arms' noise, and choosing
+    again only moves k within that noise (a first fresh check: 1 pawn read broken,
+    k -0.001 -> 0.017). vision/notes/locate.md, "cv2".
     """
     # Lens-sized k only: a runaway k would bend the grid to fit biased arms.
     if not fit_k:
@@ -435,7 +473,10 @@ def _fit_geometry(
     weights = np.ones(len(observed))
     norm, prior = _normalisation(geo)  # the same for every solve below: computed once
     best: tuple[np.ndarray, float] | None = None
-    for _ in range(3):
+    candidates = ks
+    lone_check = uneven is not None and len(ks) > 1 and bool(uneven.any())
+    rounds = 0
+    while rounds < 3:
         sol = _solve_many(geo, observed, axis, expected, weights, ks, norm, prior)
         if sol is None:
             return None
@@ -452,6 +493,21 @@ def _fit_geometry(
                 star = _solve_many(geo, observed, axis, expected, weights, np.array([k_star]), norm, prior)
                 if star is not None and star[1][0] * (1.0 + (k_star / K_PRIOR) ** 2) < penalised[i]:
                     homs, ks, resids, i = star[0], np.array([k_star]), star[3], 0
+        if lone_check and ks[i] != 0.0:
+            lone_check = False
+            flat = _solve_many(geo, observed, axis, expected, weights, np.zeros(1), norm, prior)
+            if flat is not None:
+                gain = weights * (flat[3][0] ** 2 - resids[i] ** 2)  # per arm: what the lens explains
+                flat_cost = float((weights * flat[3][0] ** 2).sum())
+                j = int(np.argmax(gain))
+                material = gain.sum() * weights.sum() > _LONE_F * flat_cost
+                if material and uneven[j] and gain[j] > _LONE_SHARE * gain.sum() > 0.0:
+                    weights = weights.copy()
+                    weights[j] = 0.0
+                    ks = candidates
+                    continue  # the same round again, without the arm
+        lone_check = False
+        rounds += 1
         best = (homs[i], float(ks[i]))
         resid = np.abs(resids[i])
         scale = max(1.4826 * median(resid), floor)  # tile units; wide while far from converged
