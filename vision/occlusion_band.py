@@ -255,9 +255,7 @@ def _foreign_segments(
         spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg, None if night else values)
         excused = spilled & ~lattice[2]
         if edge_light is not None and (spilled & lattice[2]).any():
-            lit = _lit_at_night(
-                values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg, cfg.edge_spill_lit
-            )
+            lit = _lit_at_night(values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg, cfg.edge_spill_lit)
             excused |= _lit_past_readable_edge(lit, edge_light, cfg)
         if edge_light is not None:
             excused |= _lit_apart(values, expected, flags, lattice[0], lattice[1], cfg, edge_light[1])
