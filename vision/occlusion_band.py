@@ -255,7 +255,7 @@ def _foreign_segments(
         spilled = _spilled(values - expected, flags, lattice[0], lattice[1], cfg, None if night else values)
         excused = spilled & ~lattice[2]
         if edge_light is not None and (spilled & lattice[2]).any():
-            lit = _lit_at_night(values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg, cfg.edge_spill_lit)
+            lit = _lit_at_night(values, expected, spilled & lattice[2], lattice[0], lattice[1], cfg)
             excused |= _lit_past_readable_edge(lit, edge_light, cfg)
         if edge_light is not None:
             excused |= _lit_apart(values, expected, flags, lattice[0], lattice[1], cfg, edge_light[1])
@@ -397,14 +397,8 @@ def _lit_past_readable_edge(
     """Which spilled segments (:func:`_spilled`) beside a disturbed board are still light, by day: no tile on the
     board's edge beside them is disturbed (the unclear tile is an inner one), and their edge corner is lit
     (``lit``: :func:`_lit_at_night`'s test, the segment brighter than its model and the corner at least
-    ``edge_spill_lit`` times the board's median) while keeping its seams in linear light between ``lit_lost`` and
+    ``night_lit`` times the board's median) while keeping its seams in linear light between ``lit_lost`` and
     ``lit_edge`` of the median point.
-
-    The corner's lit level is the board's median corner (``edge_spill_lit``), not ``night_lit``: a dim
-    coloured pool over a dark frame moves the frame's chromaticity far while adding little light, and reaches the
-    edge corner weakly (final19 held-out day 0031: a red pool over a black frame, corners 1.08/1.10x). What keeps
-    a hand out is unchanged: the corner tinted the segment's way yet kept apart from it (:func:`_spilled`), the
-    edge tiles beside it readable, the corner's seams kept.
 
     A coloured pool over the board's edge tints the frame and the edge corner alike, and its brightest part can
     make an inner tile near the edge unclear. An arm reaching that far crosses the board's edge on the way: a
@@ -506,7 +500,6 @@ def _lit_at_night(
     colours: np.ndarray,
     foreign: np.ndarray,
     cfg: OcclusionConfig,
-    level: float | None = None,
 ) -> np.ndarray:
     """Which flagged segments are lit, at night, by a light pool reaching over the board's edge.
 
@@ -518,16 +511,15 @@ def _lit_at_night(
     colour shifts the dark frame and the glowing walls' chromaticities differently (an orange
     pool: cosine 0.61 on a clean fourth-renderer night), so no direction is compared: the light
     it adds is the sign. A hand at night over the frame and on over the corner makes it foreign
-    or darker; a hand stopping short leaves the corner at the glow's own lightness. ``level``: the corner's
-    lit level instead of ``night_lit`` (by day, :func:`_lit_past_readable_edge`).
+    or darker; a hand stopping short leaves the corner at the glow's own lightness.
     """
     light = colours[..., 2]
-    ref = float(np.median(light)) * (cfg.night_lit if level is None else level)
+    ref = float(np.median(light))
     out = np.zeros(len(flags), dtype=bool)
     for index in np.flatnonzero(flags):
         point = _edge_corner(int(index))
         brighter = values[index, 2] > expected[index, 2]
-        out[index] = brighter and not foreign[point] and float(light[point]) >= ref
+        out[index] = brighter and not foreign[point] and float(light[point]) >= cfg.night_lit * ref
     return out
 
 

@@ -91,9 +91,6 @@ class OcclusionConfig:
     By day a run of at least ``pool_len`` foreign segments round the frame (on round a corner) that all gained
     near-white light (every linear channel at least ``pool_balance`` of the strongest gain) and whose gain falls
     off at both ends to at most ``pool_ends`` of its peak is a lamp's pool, not an arm (an arm is opaque: a plateau).
-    By day a spill beside an unclear inner tile, the board's edge beside it readable, is light when its edge corner
-    is at least ``edge_spill_lit`` times the board's median corner lightness (a dim coloured pool over a dark
-    frame: the tint is the sign, the light it adds is small; :func:`vision.occlusion_band._lit_past_readable_edge`).
     An unclear tile whose corners are all at least ``night_lit`` times the board's median corner
     lightness, none foreign, is washed out by light and backs no band run; on an edge tile lit only
     outside, the inner corners must keep ``lit_falloff`` of the outer ones' light (a pool fades, a lit
@@ -169,7 +166,6 @@ class OcclusionConfig:
     pool_ends: float = 0.4
     night_tint_share: float = 0.1
     night_lit: float = 1.25
-    edge_spill_lit: float = 1.0
     lit_falloff: float = 0.5
     min_unwashed_fixed: int = 8
     washed_clip: float = 0.25
