@@ -461,9 +461,9 @@ def _inventory_evidence(
     pawn or a pile) is read on the inpainting alone, whose log-odds say little (open 50 % at
     -6..-3 and 75 % at +3..+6 over 67 such sides: tile_hidden.md), so at face value a pile's
     painted T arm outbid a side the camera saw in doubt beside it, and the seen tile lost its
-    T (held-out 0027 5,3 for 6,3's blind S). Only which tile the programme changes depends on
-    this: each tile's shape within a class stays the best on the evidence as read
-    (``cost`` of :func:`vision.tile_decode.in_inventory`).
+    T (held-out 0027 5,3 for 6,3's blind S). Only which tiles change class, and to which class,
+    depends on this: each tile's shape within a class stays the best on the evidence as read
+    (``cost`` of :func:`vision.tile_decode.in_inventory`). Day only (no inventory at night).
     Figures: vision/notes/tiles.md, t30.
     """
     if visible is None or cfg.inventory_blind_slope == 1.0:
