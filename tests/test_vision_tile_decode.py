@@ -67,3 +67,36 @@ def test_a_sixth_t_that_the_inventory_allows_stays() -> None:
     prior, prob, shapes, _, (r, c) = _one_t_too_many(5)
     assert (in_inventory(prob, prior, shapes) == shapes).all()
     assert shapes[r, c] == int(Tile.parse("NES"))
+
+
+def test_a_blind_painted_arm_gives_way_to_a_seen_t_in_doubt() -> None:
+    # Six true Ts; the straight at A has its closed east side under a pile (no band pixel seen),
+    # painted open at log-odds +6: seven Ts. The true T at B shows its third side in doubt (0.85).
+    # At face value B is the cheaper change and loses its T; the paint's log-odds on a blind side
+    # say little (tile_hidden.md), weighed as such A goes back to a straight and B stays a T.
+    from vision.tile_features import TilesConfig
+    from vision.tiles import _inventory_evidence
+
+    prior = shape_prior(15.0)
+    truth = _board(6)
+    prob = _evidence(truth)
+    a = _a_straight(truth)
+    b = next((r, c) for r in range(SIZE) for c in range(SIZE) if (r, c) not in FIXED_TILES and truth[r, c] == 7)
+    logit = np.log(prob / (1.0 - prob))
+    logit[a][1] = 6.0
+    logit[b][1] = np.log(0.85 / 0.15)
+    prob = 1.0 / (1.0 + np.exp(-logit))
+    shapes, _ = decode(prob, prior)
+    assert shapes[a] == int(Tile.parse("NES")) and shapes[b] == int(Tile.parse("NES"))
+    weak = np.zeros((SIZE, SIZE, 4), dtype=bool)
+    weak[a][1] = weak[b][1] = True
+    seen = np.ones((SIZE, SIZE, 4))
+    seen[a][1] = 0.0
+    as_read = in_inventory(prob, prior, shapes, weak)
+    assert as_read[b] == int(Tile.parse("NS")) and as_read[a] == int(Tile.parse("NES"))  # without the rule
+    cost = _inventory_evidence(logit, prob, (seen, seen), TilesConfig())
+    assert (in_inventory(prob, prior, shapes, weak, cost) == truth).all()
+    # The side seen at all (a tenth of a box) keeps its log-odds: nothing changes.
+    seen[a][1] = 0.2
+    assert (_inventory_evidence(logit, prob, (seen, seen), TilesConfig()) == prob).all()
+    assert _inventory_evidence(logit, prob, None, TilesConfig()) is prob

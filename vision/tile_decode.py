@@ -125,7 +125,11 @@ def within_inventory(shapes: np.ndarray) -> bool:
 
 
 def in_inventory(
-    prob: np.ndarray, log_prior: np.ndarray, shapes: np.ndarray, weak: np.ndarray | None = None
+    prob: np.ndarray,
+    log_prior: np.ndarray,
+    shapes: np.ndarray,
+    weak: np.ndarray | None = None,
+    cost: np.ndarray | None = None,
 ) -> np.ndarray:
     """``shapes`` (7, 7) with the movable squares' counts of Ts and straights made an edition's.
 
@@ -142,6 +146,9 @@ def in_inventory(
     the counts by changing a clearly seen side is returned as it is. Any board of the ten
     shapes is a legal position (FORMATS.md), so a renderer or a home-made set that breaks
     the inventory must still read as drawn. None: every side may change.
+
+    ``cost`` (7, 7, 4): side probabilities the choice of *which* tiles change is weighed on
+    (None: ``prob``); each tile's shape within a class is still the best on ``prob``.
     """
     movable = shapes[_MOVABLE]
     cls = _CLASS[np.argmax(movable[:, None] == SHAPES, axis=1)]
@@ -156,6 +163,9 @@ def in_inventory(
     per_class = [np.where(_CLASS[None, :] == k, post, -np.inf) for k in range(3)]
     best = np.stack([p.max(axis=1) for p in per_class], axis=1)
     arg = np.stack([p.argmax(axis=1) for p in per_class], axis=1)
+    if cost is not None:
+        weighed = np.log(np.maximum(_shape_posterior(cost, log_prior)[_MOVABLE], 1e-300))
+        best = np.where(np.isfinite(best), np.take_along_axis(weighed, arg, axis=1), -np.inf)
     n_t, n_i = max(t for t, _ in allowed) + 1, max(i for _, i in allowed) + 1
     score = np.full((n_t, n_i), -np.inf)
     score[0, 0] = 0.0

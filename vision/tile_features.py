@@ -165,6 +165,12 @@ class TilesConfig:
       changing only sides the camera did not clearly see: a usual-band box less than
       ``board_share`` seen (its means are the paint's), a square excluded, or an open
       probability between 1 - ``inventory_doubt`` and ``inventory_doubt``.
+    * ``inventory_blind_slope``: where the inventory must change a tile, the log-odds of a
+      blind side (neither band box ``blind_share`` seen: the inpainting's guess) count this
+      much in choosing *which* tile (:func:`vision.tiles._inventory_evidence`): the paint's
+      log-odds there are a coin flip (open 50 % at -6..-3, 75 % at +3..+6: a slope of about
+      0.1, vision/notes/tile_hidden.md), yet at full weight they outbid a side the camera saw
+      in doubt. 1: as read.
     * ``shadow_band``: divide a hard shadow band crossing the board and its frame out of the
       view before reading the tiles (:mod:`vision.tile_shade`); a day rule (at night the light
       is the glow paint's and the LEDs', not a lamp's). False: off.
@@ -192,6 +198,8 @@ class TilesConfig:
     painted_weight: float = 0.25
     inventory: bool = True
     inventory_doubt: float = 0.9
+    inventory_blind_slope: float = 0.1
+    blind_share: float = 0.1
     shade_free_near_pawns: bool = True
     shadow_spreads: float = 1.5
     shadow_explains: bool = True

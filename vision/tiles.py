@@ -29,7 +29,8 @@ whose four sides all look closed (washed out) chooses its shape against itself.
 A board whose shapes add up to more Ts or straights than any edition has is decoded
 again within the inventory (:func:`vision.tile_decode.in_inventory`), changing only sides
 the camera did not clearly see (:func:`_unseen_sides`, and sides whose two bands contradict
-each other: :func:`_split_sides`); otherwise it stays as read.
+each other: :func:`_split_sides`); otherwise it stays as read. Which tile it changes is
+weighed with blind sides' paint counted as the coin flip it is (:func:`_inventory_evidence`).
 By day a hard shadow band crossing the board and its frame band (a lamp's arm, a window bar) is
 divided out of the view first (:mod:`vision.tile_shade`); a frame with none reads as before.
 At night each side is referred to the wall at its ends at its own depth
@@ -450,6 +451,31 @@ def _unseen_sides(
     return weak
 
 
+def _inventory_evidence(
+    logit: np.ndarray, prob: np.ndarray, visible: tuple[np.ndarray, np.ndarray] | None, cfg: TilesConfig
+) -> np.ndarray:
+    """``prob`` (7, 7, 4) for the inventory's programme: blind sides' log-odds times ``inventory_blind_slope``.
+
+    A board past the counts needs one tile changed, and the programme changes the one whose
+    evidence costs least. A blind side (neither band box ``blind_share`` seen, under a tall
+    pawn or a pile) is read on the inpainting alone, whose log-odds say little (open 50 % at
+    -6..-3 and 75 % at +3..+6 over 67 such sides: tile_hidden.md), so at face value a pile's
+    painted T arm outbid a side the camera saw in doubt beside it, and the seen tile lost its
+    T (held-out 0027 5,3 for 6,3's blind S). Only which tiles change class, and to which class,
+    depends on this: each tile's shape within a class stays the best on the evidence as read
+    (``cost`` of :func:`vision.tile_decode.in_inventory`). Day only (no inventory at night).
+    Figures: vision/notes/tiles.md, t30.
+    """
+    if visible is None or cfg.inventory_blind_slope == 1.0:
+        return prob
+    blind = np.maximum(visible[0], visible[1]) < cfg.blind_share
+    if not blind.any():
+        return prob
+    out = prob.copy()
+    out[blind] = 1.0 / (1.0 + np.exp(-cfg.inventory_blind_slope * logit[blind]))
+    return out
+
+
 def read_tiles(
     rect: Rectified,
     config: TilesConfig | None = None,
@@ -495,7 +521,8 @@ def read_tiles(
         shapes, _ = decode(choose_prob, prior)
     if cfg.inventory and not within_inventory(shapes):
         unseen = _unseen_sides(choose_prob, excluded, visible, cfg) | _split_sides(*both, cfg)
-        shapes = in_inventory(choose_prob, prior, shapes, unseen)
+        cost = _inventory_evidence(choose, choose_prob, visible, cfg)
+        shapes = in_inventory(choose_prob, prior, shapes, unseen, cost)
     # A frame whose known edges barely separate cannot be trusted whatever a tile says.
     trust = float(np.clip(model.separation / 3.0, 0.0, 1.0))
     # tolist(): the same Python ints and floats as converting element by element, made at once.
