@@ -325,10 +325,11 @@ def candidates(
     if slender is not None and test is not None and cfg.shade_is_artwork and light is not None:
         # A colour with no pawn may be a body of its material's own colour (_shaded_body).
         judging = (hsv, cam, rect, value, floor, light, material, body)
+        references = cache(partial(_tile_references, rect, (wall, arms)))
         for color in masks:
             look = (color, gated[color], masks[color], test, cfg, (kernel, k))
             slender.append((color, partial(_shaded_body, look, judging)))
-            tint = (color, gated[color], masks[color], (wall, arms), ranges[color], cfg, (kernel, k))
+            tint = (color, gated[color], masks[color], references, ranges[color], cfg, (kernel, k))
             slender.append((color, partial(_own_tint, tint, judging)))
         edge = (hue, coloured_anywhere, ranges, inside, cfg, (kernel, k))
         for color in masks if look_past_edge else ():
@@ -554,25 +555,38 @@ def _paint_chroma(ranges: Sequence[tuple[int, int]]) -> np.ndarray:
     return np.array([r / total * 100.0, g / total * 100.0])
 
 
-def _chroma(image: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
-    """(n, 2) chromaticity (r, g shares x100, as :func:`vision.occlusion.shade_invariant`) of the given pixels."""
-    bgr = image[ys, xs].astype(np.float64)
+def _chroma(pixels: np.ndarray) -> np.ndarray:
+    """(n, 2) chromaticity (r, g shares x100, as :func:`vision.occlusion.shade_invariant`) of (n, 3) BGR pixels."""
+    bgr = pixels.astype(np.float64)
     total = bgr.sum(axis=1) + 3.0
     return np.stack([bgr[:, 2] / total * 100.0, bgr[:, 1] / total * 100.0], axis=1)
 
 
-def _tile_references(image: np.ndarray, zone: np.ndarray, t: int, m: int) -> np.ndarray:
-    """(7, 7, 2) median chromaticity of each tile's pixels in ``zone``: the tile's own material, not the board's.
+def _tile_references(rect: Rectified, zones_: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Per zone, (7, 7, 2) median chromaticity of each tile's pixels in it: the tile's own material, not the board's.
 
-    Every other row and column (a material's level, at a quarter of the cost); NaN where fewer than 8.
+    Every other row and column of each tile (a material's level, at a quarter of the cost), all tiles at
+    once; NaN where a tile has fewer than 8 such pixels.
     """
-    out = np.full((SIZE, SIZE, 2), np.nan)
-    for r in range(SIZE):
-        for c in range(SIZE):
-            y0, x0 = m + r * t, m + c * t
-            ys, xs = np.nonzero(zone[y0 : y0 + t : 2, x0 : x0 + t : 2])
-            if len(ys) >= 8:
-                out[r, c] = np.median(_chroma(image, y0 + 2 * ys, x0 + 2 * xs), axis=0)
+    t, m = rect.tile_px, rect.margin_px
+    area = slice(m, m + SIZE * t)
+
+    def per_tile(a: np.ndarray) -> np.ndarray:
+        """(7, 7, n, ...) of the tile area's every other row and column, tile by tile."""
+        tiled = a[area, area].reshape(SIZE, t, SIZE, t, *a.shape[2:])[:, ::2, :, ::2]
+        return np.moveaxis(tiled, 2, 1).reshape(SIZE, SIZE, -1, *a.shape[2:])
+
+    chroma = _chroma(per_tile(rect.image).reshape(-1, 3)).reshape(SIZE, SIZE, -1, 2)
+    out = []
+    for zone in zones_:
+        where = per_tile(zone)
+        # The zone's pixels sorted first (the rest pushed past them as +inf): the median is at the middle of the count.
+        values = np.sort(np.where(where[..., None], chroma, np.inf), axis=2)
+        count = np.count_nonzero(where, axis=2)[..., None, None]
+        middle = [np.take_along_axis(values, np.maximum(0, k), axis=2) for k in ((count - 1) // 2, count // 2)]
+        ref = ((middle[0] + middle[1]) / 2.0)[:, :, 0]
+        ref[count[:, :, 0, 0] < 8] = np.nan
+        out.append(ref)
     return out
 
 
@@ -592,27 +606,32 @@ def _own_tint(tint: tuple, judging: tuple) -> Candidate | None:
     too, so, as every second look, the blob must be sure to be a pawn on its own evidence
     (:data:`vision.pawn_model.SET_SURE`).
 
-    ``tint`` is (colour, its pixels before the artwork test, after it, (certain wall, corridor
-    arms), its hue ranges, the config, (opening kernel, its size)); ``judging`` the arguments
+    ``tint`` is (colour, its pixels before the artwork test, after it, a call giving the tiles' wall
+    and arm references (:func:`_tile_references`, computed once for every colour that looks), its hue
+    ranges, the config, (opening kernel, its size)); ``judging`` the arguments
     :func:`vision.pawn_features.features` takes after the box.
     """
-    color, gated, first, materials, ranges, cfg, opening = tint
+    color, gated, first, references, ranges, cfg, opening = tint
     rect = judging[2]
     t, m = rect.tile_px, rect.margin_px
-    ys, xs = np.nonzero(gated & ~first)
-    if len(ys) < cfg.min_area * TINT_SHARE * t * t:
+    # Flat indices, rows and columns from them (np.nonzero over the board costs several times more).
+    flat = np.flatnonzero(gated & ~first)
+    if len(flat) < cfg.min_area * TINT_SHARE * t * t:
         return None
-    chroma = _chroma(rect.image, ys, xs)
+    ys, xs = np.divmod(flat, gated.shape[1])
+    tile = np.clip((ys - m) // t, 0, SIZE - 1) * SIZE + np.clip((xs - m) // t, 0, SIZE - 1)
+    chroma = _chroma(rect.image.reshape(-1, 3)[flat])
     paint = _paint_chroma(ranges)
-    rows = np.clip((ys - m) // t, 0, SIZE - 1)
-    cols = np.clip((xs - m) // t, 0, SIZE - 1)
-    tinted = np.ones(len(ys), dtype=bool)
-    for zone in materials:
-        ref = _tile_references(rect.image, zone, t, m)[rows, cols]
-        toward = paint - ref
-        toward /= np.maximum(np.linalg.norm(toward, axis=1, keepdims=True), 1e-6)
+    tinted = np.ones(len(flat), dtype=bool)
+    for ref in references():
+        # Per tile: the unit line toward the paint, and how far along it a pixel must lie.
+        toward = (paint - ref).reshape(-1, 2)
+        toward /= np.maximum(np.hypot(toward[:, 0], toward[:, 1]), 1e-6)[:, None]
+        floor = (ref.reshape(-1, 2) * toward).sum(axis=1) + TINT_SHIFT
         # A tile without the material to compare with says nothing against the pixel.
-        tinted &= np.isnan(ref[:, 0]) | (((chroma - ref) * toward).sum(axis=1) >= TINT_SHIFT)
+        missing = np.isnan(floor)
+        toward[missing], floor[missing] = 0.0, -np.inf
+        tinted &= (chroma * toward[tile]).sum(axis=1) >= floor[tile]
     back = np.zeros(gated.shape, dtype=bool)
     back[ys[tinted], xs[tinted]] = True
 
