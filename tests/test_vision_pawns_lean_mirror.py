@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -61,6 +63,11 @@ def test_where_the_nadir_is_too_uncertain_the_lean_could_be_the_pictures_axis() 
     # The half disc's mirror axis is its column (90 degrees); a ray at 75 degrees known to 20 could be it.
     assert not drawn_across_its_lean(_half_disc(), 75.0, 20.0)
     assert drawn_across_its_lean(_half_disc(), 75.0, 5.0)
+
+
+@pytest.mark.parametrize(("ray", "cone"), [(math.nan, 5.0), (0.0, math.nan), (0.0, math.inf)])
+def test_a_view_with_no_nadir_judges_nothing(ray: float, cone: float) -> None:
+    assert not drawn_across_its_lean(_half_disc(), ray, cone)
 
 
 def _board(

@@ -234,8 +234,8 @@ def drawn_across_its_lean(blob: np.ndarray, ray: float, cone: float) -> bool:
     :func:`vision.pawns._drawn_upright` judges only blobs where a picture is printed). Measurements:
     vision/notes/pawns.md (p63).
     """
-    if np.count_nonzero(blob) < 9 or cone >= 90.0:
-        return False  # too small to judge, or every axis a possible lean
+    if np.count_nonzero(blob) < 9 or not (math.isfinite(ray) and math.isfinite(cone)) or cone >= 90.0:
+        return False  # too small to judge, no nadir (a degenerate view), or every axis a possible lean
     across, along = silhouette_mirror(blob, 0.0), silhouette_mirror(blob, 90.0)
     best = max(across, along)
     if best < SILHOUETTE_MIRROR or min(across, along) > best - SILHOUETTE_OTHER:
