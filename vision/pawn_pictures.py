@@ -19,7 +19,9 @@ shading, and leaves the contest of its colour (:func:`without_pictures`), so a r
 pawn it outscored can win.
 
 A second cue, the picture's symmetry (:func:`mirror_on_the_lattice`): a picture is drawn upright on its tile,
-mirror-symmetric about the tile's row or column axis, which a pawn seen from above is only by chance.
+mirror-symmetric about the tile's row or column axis, which a pawn seen from above is only by chance. A third,
+its silhouette's symmetry (:func:`drawn_across_its_lean`): a pawn's outline mirrors itself about the ray from
+the nadir (its lean), a picture's about the lattice axis it is drawn on, wherever the camera is.
 
 Dark marks are no such cue: a raised body shades itself (a ball's head casts a dark
 crescent on its own base, a cylinder's top shows its dark inner rim), and those
@@ -184,3 +186,59 @@ def mirror_on_the_lattice(image: np.ndarray, box: tuple[int, int, int, int], blo
         if degrees % 90 and difference(degrees)[1] < best + MIRROR_GAP:
             return False  # as symmetric about another axis: a round top, a body along its light
     return True
+
+
+#: A picture's silhouette mirrored about one lattice axis through its centroid overlaps itself (intersection over
+#: union) at least this much (:func:`drawn_across_its_lean`) ...
+SILHOUETTE_MIRROR = 0.75
+#: ... at least this much less about the other lattice axis (a half disc, a key: not a round top) ...
+SILHOUETTE_OTHER = 0.2
+#: ... and at least this much less about every ray from the nadir within its uncertainty (every
+#: :data:`RAY_STEP` degrees, and its ends).
+SILHOUETTE_RAY = 0.25
+RAY_STEP = 5.0
+
+
+def silhouette_mirror(blob: np.ndarray, degrees: float) -> float:
+    """The blob's overlap (intersection over union) with its mirror image about the axis through its centroid at
+    ``degrees`` (image axes: 0 is a row, 90 a column). ``blob``: bool, at least one pixel."""
+    h, w = blob.shape
+    pad = max(h, w)  # the mirror image about any axis through the centroid stays on the canvas
+    canvas = np.zeros((h + 2 * pad, w + 2 * pad), np.float32)
+    canvas[pad : pad + h, pad : pad + w] = blob
+    ys, xs = np.nonzero(blob)
+    cx, cy = float(xs.mean()) + pad, float(ys.mean()) + pad
+    th = math.radians(2.0 * degrees)
+    c, s = math.cos(th), math.sin(th)
+    mirror = np.array([[c, s, cx - c * cx - s * cy], [s, -c, cy - s * cx + c * cy]], np.float32)
+    flipped = cv2.warpAffine(canvas, mirror, (canvas.shape[1], canvas.shape[0]), flags=cv2.INTER_LINEAR) > 0.5
+    own = canvas > 0.5
+    return float(np.count_nonzero(own & flipped)) / max(1.0, float(np.count_nonzero(own | flipped)))
+
+
+def drawn_across_its_lean(blob: np.ndarray, ray: float, cone: float) -> bool:
+    """Whether the blob's outline mirrors itself about one lattice axis, not the other, and about no ray the
+    camera could see it lean along: a picture drawn upright, not a raised body.
+
+    A pawn is a solid of revolution (or a figure facing the camera's side at random): the camera, the nadir
+    and the pawn's axis lie in one plane, so its outline in the top-down view mirrors itself about the ray
+    from the nadir through it, whatever its lean and size. A picture's outline mirrors itself about the axis
+    it is drawn on, a lattice axis on a tile turned in quarter turns, wherever the camera is. So a blob whose
+    silhouette mirrors itself about a lattice axis (:data:`SILHOUETTE_MIRROR`), clearly less about the other
+    (:data:`SILHOUETTE_OTHER`: not a round top, nor a body lying along a row, alike both ways) and clearly
+    less about every ray within the nadir's uncertainty (:data:`SILHOUETTE_RAY`; ``ray`` the direction from
+    the nadir to the blob, ``cone`` its uncertainty, degrees, image axes) is a picture: a ball's half drawn
+    over its bar, a key, a potion. The silhouette only, not the colours: a picture's drawn shading and a
+    pawn's light both break the colours' symmetry. Where the nadir is too uncertain (a lattice axis within
+    the cone) the rule cannot fire. Known limit: a figure lying across its ray at a tile's centre (not seen;
+    :func:`vision.pawns._drawn_upright` judges only blobs where a picture is printed). Measurements:
+    vision/notes/pawns.md (p63).
+    """
+    if np.count_nonzero(blob) < 9 or not (math.isfinite(ray) and math.isfinite(cone)) or cone >= 90.0:
+        return False  # too small to judge, no nadir (a degenerate view), or every axis a possible lean
+    across, along = silhouette_mirror(blob, 0.0), silhouette_mirror(blob, 90.0)
+    best = max(across, along)
+    if best < SILHOUETTE_MIRROR or min(across, along) > best - SILHOUETTE_OTHER:
+        return False  # most blobs: no lattice mirror, or round (a pawn's top seen from above)
+    turns = np.arange(-cone, cone + RAY_STEP, RAY_STEP).clip(-cone, cone) if cone > 0 else np.zeros(1)
+    return all(silhouette_mirror(blob, ray + float(turn)) <= best - SILHOUETTE_RAY for turn in turns)

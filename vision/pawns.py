@@ -135,9 +135,9 @@ from vision.pawn_candidates import Candidate, Slender, _zone_masks, candidates, 
 from vision.pawn_colour import HUE_RANGES, ColourModel, hue_mask
 from vision.pawn_copies import printed_copies
 from vision.pawn_features import DARK_CONSENSUS, FEATURES, LIT_CONSENSUS
-from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, reach, touch
+from vision.pawn_geometry import PILE_GAP, hidden_bases, lean_point, nadir_spread, reach, touch
 from vision.pawn_model import PAWN_MODEL, SET_SURE, PawnConfig, PawnModel, confidence, sure_pawns, with_set_size
-from vision.pawn_pictures import mirror_on_the_lattice, without_pictures
+from vision.pawn_pictures import drawn_across_its_lean, mirror_on_the_lattice, without_pictures
 from vision.rectify import Rectified
 
 #: Where a blob's set-size term sits in a feature row.
@@ -266,7 +266,9 @@ def find_pawns(
         excluded = printed
         mirrored: dict[int, bool] = {}
         for _ in range(WALL_ROUNDS):
-            walled = _in_the_wall(out, tiles, rect, cfg) | _drawn_upright(out, rect, mirrored)
+            walled = _in_the_wall(out, tiles, rect, cfg) | _drawn_upright(
+                out, rect, mirrored, lambda: lean_point(rect, camera, cfg.lean_from_nadir)
+            )
             if not walled:
                 break
             excluded = excluded | walled
@@ -397,18 +399,24 @@ PICTURE_EXTENT = 0.45
 
 
 def _drawn_upright(
-    chosen: Sequence[tuple[PawnDetection, int]], rect: Rectified, judged: dict[int, bool]
+    chosen: Sequence[tuple[PawnDetection, int]],
+    rect: Rectified,
+    judged: dict[int, bool],
+    point: Callable[[], np.ndarray],
 ) -> frozenset[int]:
     """The chosen blobs (indices) that are a picture drawn upright at a tile's centre.
 
     A treasure picture is printed upright on its tile, at its centre, so it mirrors itself about the tile's
     row or column axis through its own centre; a pawn seen from above mirrors itself about its lean and its
-    light, a lattice axis only by chance (:func:`vision.pawn_pictures.mirror_on_the_lattice`). Only a blob
+    light, a lattice axis only by chance (:func:`vision.pawn_pictures.mirror_on_the_lattice`). A picture
+    whose inks are not symmetric (a ball's half cut by its button, a key) still has its outline mirrored about
+    the lattice axis it is drawn on, where a pawn's outline mirrors itself about its ray from the nadir
+    (``point``; :func:`_across_its_lean`). Only a blob
     where pictures are printed is judged: its centroid near its tile's centre and no longer than a picture
     (:data:`PICTURE_OFFSET`, :data:`PICTURE_EXTENT`): pawns lying on their side along a row or column
     mirror themselves about it too. Only chosen blobs are judged (``judged`` keeps the answers between
     rounds): the cue is a few dozen small warps on a print. By day only (as :func:`_in_the_wall`).
-    Measurements: vision/notes/pawn_pictures.md (p57).
+    Measurements: vision/notes/pawn_pictures.md (p57), vision/notes/pawns.md (p63).
     """
     t, m = rect.tile_px, rect.margin_px
     out = set()
@@ -417,11 +425,26 @@ def _drawn_upright(
             judged[k] = (
                 det.pixels is not None
                 and _where_pictures_are(det, t, m)
-                and mirror_on_the_lattice(rect.image, det.box, det.pixels)
+                and (mirror_on_the_lattice(rect.image, det.box, det.pixels) or _across_its_lean(det, rect, point))
             )
         if judged[k]:
             out.add(k)
     return frozenset(out)
+
+
+def _across_its_lean(det: PawnDetection, rect: Rectified, point: Callable[[], np.ndarray]) -> bool:
+    """Whether the blob's outline is drawn about a lattice axis and not about its ray from ``point`` (the nadir):
+    :func:`vision.pawn_pictures.drawn_across_its_lean`, with the ray's uncertainty seen from the blob (the
+    nadir's spread, :func:`vision.pawn_geometry.nadir_spread`, over the blob's distance from it)."""
+    if det.pixels is None or not det.pixels.any():
+        return False
+    x, y, _, _ = det.box
+    ys, xs = np.nonzero(det.pixels)
+    nadir = point()
+    dx, dy = x + float(xs.mean()) - float(nadir[0]), y + float(ys.mean()) - float(nadir[1])
+    ray = math.degrees(math.atan2(dy, dx))
+    cone = math.degrees(math.atan2(nadir_spread(rect), math.hypot(dx, dy)))
+    return drawn_across_its_lean(det.pixels, ray, cone)
 
 
 def _where_pictures_are(det: PawnDetection, t: int, m: int) -> bool:
