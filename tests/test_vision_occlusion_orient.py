@@ -18,14 +18,19 @@ from vision.rectify import Rectified
 
 T, M = 48, 36
 CFG = OcclusionConfig()
+ARGS = (CFG.off_axis_cut, CFG.lattice_patch, CFG.off_axis_board)
 
 
-def _board(fingers: bool) -> Rectified:
+def _board(fingers: bool, hatched: bool = False) -> Rectified:
     """Tiles of wall grey with dark seams along both axes; ``fingers``: three pale bars at 45 degrees reaching
-    in over the bottom edge round column 4."""
+    in over the bottom edge round column 4; ``hatched``: walls striped at 45 degrees (o45's fresh held-out day
+    7511020, clean, flagged without the board's own median)."""
     side = 7 * T + 2 * M
     rng = np.random.default_rng(3)
     image = np.clip(150 + rng.normal(0, 3, (side, side, 3)), 0, 255).astype(np.uint8)
+    if hatched:
+        yy, xx = np.mgrid[0:side, 0:side]
+        image[(xx + yy) % 8 < 3] = 110
     for k in range(8):
         image[:, M + k * T - 1 : M + k * T + 2] = 60
         image[M + k * T - 1 : M + k * T + 2, :] = 60
@@ -53,20 +58,26 @@ def test_seams_run_along_the_axes_and_fingers_across_them() -> None:
 
 
 def test_a_cluster_of_fingers_from_the_edge_holding_a_foreign_corner_counts() -> None:
-    size = off_axis_from_edge(_board(True), _foreign((7, 4)), [], CFG.off_axis_cut, CFG.lattice_patch)
+    size = off_axis_from_edge(_board(True), _foreign((7, 4)), [], *ARGS)
     assert size >= CFG.min_off_axis
-    assert off_axis_from_edge(_board(False), _foreign((7, 4)), [], CFG.off_axis_cut, CFG.lattice_patch) == 0
+    assert off_axis_from_edge(_board(False), _foreign((7, 4)), [], *ARGS) == 0
 
 
 def test_without_a_foreign_corner_in_the_cluster_the_angles_do_not_count() -> None:
     fingers = _board(True)
-    assert off_axis_from_edge(fingers, _foreign(), [], CFG.off_axis_cut, CFG.lattice_patch) == 0
-    assert off_axis_from_edge(fingers, _foreign((2, 2)), [], CFG.off_axis_cut, CFG.lattice_patch) == 0
+    assert off_axis_from_edge(fingers, _foreign(), [], *ARGS) == 0
+    assert off_axis_from_edge(fingers, _foreign((2, 2)), [], *ARGS) == 0
+
+
+def test_a_board_hatched_at_an_angle_has_no_axes_to_cross() -> None:
+    hatched = _board(True, hatched=True)
+    assert np.median(off_axis_scores(hatched)[::2]) < CFG.off_axis_board
+    assert off_axis_from_edge(hatched, _foreign((7, 4)), [], *ARGS) == 0
 
 
 def test_points_under_a_pawn_are_left_out() -> None:
     box = (M + 3 * T, M + 5 * T, 3 * T, 2 * T)  # x, y, w, h over the fingers
-    assert off_axis_from_edge(_board(True), _foreign((7, 4)), [box], CFG.off_axis_cut, CFG.lattice_patch) == 0
+    assert off_axis_from_edge(_board(True), _foreign((7, 4)), [box], *ARGS) == 0
 
 
 def test_decided_by_day_only() -> None:

@@ -215,7 +215,9 @@ def signals(
         marked_low=_marked_group(foreign, unclear, cfg.min_marked_low),
         shade_free_wrong=shade_free_mismatch(rect, hidden, lighting) if quality < bar else -1,
         unwashed_quality=unwashed,
-        lattice_off_axis=0 if night else off_axis_from_edge(rect, foreign, boxes, cfg.off_axis_cut, cfg.lattice_patch),
+        lattice_off_axis=0
+        if night
+        else off_axis_from_edge(rect, foreign, boxes, cfg.off_axis_cut, cfg.lattice_patch, cfg.off_axis_board),
     )
 
 

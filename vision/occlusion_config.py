@@ -72,7 +72,8 @@ class OcclusionConfig:
       (something with a colour of its own over the middle);
     * by day, at least ``min_off_axis`` points of the half-tile grid in a cluster from the tile area's
       edge whose edges run off the grid's axes (score under ``off_axis_cut``) holding a foreign corner:
-      fingers crossing the seams at an angle (:mod:`vision.occlusion_orient`);
+      fingers crossing the seams at an angle (:mod:`vision.occlusion_orient`), judged only where the board's
+      seams read along the axes (median score at least ``off_axis_board``);
     * a flat group (see below).
 
     Not foreign, since light changes the board the way light does: glare on its line toward
@@ -177,6 +178,7 @@ class OcclusionConfig:
     judge_gates: bool = True
     off_axis_cut: float = -0.1
     min_off_axis: int = 4
+    off_axis_board: float = 0.5
 
     def quality_bar(self, lighting: str) -> float:
         """The grid quality under which the frame counts as hidden or misread: ``night_min_quality`` at night."""

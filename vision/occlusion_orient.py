@@ -62,20 +62,28 @@ def off_axis_from_edge(
     boxes: Iterable[tuple[int, int, int, int]],
     cut: float,
     grow: float,
+    board_min: float,
 ) -> int:
     """Size of the largest 4-connected cluster of half-tile grid points off the axes (score under ``cut``,
     :func:`off_axis_scores`) that touches the tile area's edge and holds a ``foreign`` lattice point (8x8,
     :func:`vision.occlusion_lattice.lattice_foreign`); points inside a pawn's box (``x, y, w, h`` rectified
-    pixels, grown by ``grow`` tiles) are left out. 0 without a foreign point (not measured then).
+    pixels, grown by ``grow`` tiles) are left out. 0 without a foreign point (not measured then), and 0 where
+    the board's own seams do not read along the axes: the median score of the points under ``board_min``.
 
     A pawn seen from the side, its shadow, a printed picture reaching a tile's side or a shadow band's soft
     edge each put a point or two off the axes; on the clean day frames measured none made a cluster of 3
-    from the edge. Fingers reaching in over the edge cross seams and corners in a row.
+    from the edge. Fingers reaching in over the edge cross seams and corners in a row. An edition whose walls
+    are hatched at an angle (a held-out look with diagonal stripes: median 0.38, a clean frame's cluster of 4
+    at its corner) or a hazy, noisy view (scores near 0 everywhere) has no axes to cross.
     """
     if not foreign.any():
         return 0
-    off = off_axis_scores(rect) < cut
-    off[1::2, 1::2] = False  # the tiles' middles: pictures
+    scores = off_axis_scores(rect)
+    seams = np.ones(scores.shape, dtype=bool)
+    seams[1::2, 1::2] = False  # the tiles' middles: pictures
+    if float(np.median(scores[seams])) < board_min:
+        return 0
+    off = (scores < cut) & seams
     t, m = rect.tile_px, rect.margin_px
     lines = m + np.arange(HALF) * t / 2.0
     g = grow * t
