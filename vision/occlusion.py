@@ -75,7 +75,6 @@ from vision.occlusion_lattice import (
     shade_invariant,
     under_pawns,
 )
-from vision.occlusion_orient import off_axis_from_edge
 from vision.rectify import Rectified
 
 __all__ = [
@@ -215,9 +214,6 @@ def signals(
         marked_low=_marked_group(foreign, unclear, cfg.min_marked_low),
         shade_free_wrong=shade_free_mismatch(rect, hidden, lighting) if quality < bar else -1,
         unwashed_quality=unwashed,
-        lattice_off_axis=0
-        if night
-        else off_axis_from_edge(rect, foreign, boxes, cfg.off_axis_cut, cfg.lattice_patch, cfg.off_axis_board),
     )
 
 
@@ -615,8 +611,6 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
     if not night and sig.lattice_unclear >= cfg.min_day_lattice_unclear:
         return f"hand or object over an unclear edge tile ({sig.lattice_unclear} darker tile corners from its edge)"
-    if not night and sig.lattice_off_axis >= cfg.min_off_axis:
-        return f"hand over the board's edge ({sig.lattice_off_axis} seam points crossed at an angle from its edge)"
     if sig.flat_cells >= cfg.min_flat_cells:
         return f"something lying on the board ({sig.flat_cells} half tiles without the tiles' structure)"
     if sig.dark_flat >= cfg.min_dark_flat_cells:

@@ -70,10 +70,6 @@ class OcclusionConfig:
       board's corners: two signals agreeing (more than an unreported pawn's two corners);
     * foreign corners on a group of at least ``min_marked_low`` unclear tiles touching
       (something with a colour of its own over the middle);
-    * by day, at least ``min_off_axis`` points of the half-tile grid in a cluster from the tile area's
-      edge whose edges run off the grid's axes (score under ``off_axis_cut``) holding a foreign corner:
-      fingers crossing the seams at an angle (:mod:`vision.occlusion_orient`), judged only where the board's
-      seams read along the axes (median score at least ``off_axis_board``);
     * a flat group (see below).
 
     Not foreign, since light changes the board the way light does: glare on its line toward
@@ -176,9 +172,6 @@ class OcclusionConfig:
     min_dark_flat_cells: int = 2
     min_marked_low: int = 2
     judge_gates: bool = True
-    off_axis_cut: float = -0.1
-    min_off_axis: int = 4
-    off_axis_board: float = 0.5
 
     def quality_bar(self, lighting: str) -> float:
         """The grid quality under which the frame counts as hidden or misread: ``night_min_quality`` at night."""
@@ -219,10 +212,7 @@ class Signals:
     (gates judged) one surface of one colour covers, ending at its outline
     (:func:`vision.occlusion_band.one_colour_run`); ``band_fingers``: by day, wherever the plain frame has a
     foreign segment, the most foreign segments on one side (gates judged) that go on over the edge tile in their
-    own colour, each at most one segment from the next (:func:`vision.occlusion_band.finger_run`);
-    ``lattice_off_axis``: by day, measured only with a foreign corner, the largest cluster of half-tile grid
-    points from the tile area's edge whose edges run off the grid's axes and that holds a foreign corner
-    (:func:`vision.occlusion_orient.off_axis_from_edge`).
+    own colour, each at most one segment from the next (:func:`vision.occlusion_band.finger_run`).
     """
 
     band_run: int
@@ -241,4 +231,3 @@ class Signals:
     unwashed_quality: float = -1.0
     band_flat: int = 0
     band_fingers: int = 0
-    lattice_off_axis: int = 0
