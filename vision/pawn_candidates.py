@@ -27,9 +27,6 @@ keeps *and* a shaded side and cast shadow it drops as the material in a shadow, 
 shadow or a dark patch of the material has only the second; where a colour has no pawn,
 the blobs of the test that counts darker as different are looked at again, and kept
 only if the first test kept part, not all, of them (:func:`_shaded_body`).
-And one of reference: where a board mixes wall materials, a pawn of one of their colours on a
-tile of another is dropped by the walls' one Gaussian; for a colour with no pawn, dropped pixels
-far from their own tile's materials toward the paint are given back (:func:`_own_tint`).
 And one of place: a pawn on an edge square leans outward over the frame, where the tile
 area mask cuts it; for a colour with no pawn, its pixels in the frame's inner band are
 added back unless the frame or table is itself of that colour (:func:`_past_the_edge`).
@@ -92,16 +89,6 @@ SLENDER_FILL = 0.6
 #: a dark patch of it (nothing lit); over the upper it is what the first look already had.
 LIT_SHARE = (0.25, 0.9)
 
-#: A body unlike its own tile's materials (:func:`_own_tint`): a pixel the artwork test dropped is given
-#: back where its chromaticity (r, g shares x100) lies at least ``TINT_SHIFT`` further toward the paint's hue
-#: than the median of its own tile's corridor arms *and* of its certain wall. Within one tile a material spreads
-#: 1-11 units along that line at its 95th percentile (sixth dev), and a pawn of the tile's own material's colour
-#: lies within it (median -0.9 to 2.7: nothing to give back); blobs of the material's tinted texture given back
-#: at 6 lay at a median 9-12 units (false, sure up to 0.99), the fifth renderer's pawns on a tile of other
-#: materials at 18-29. A blob is judged only if ``TINT_SHARE`` of it is given back (else it is the first look's).
-TINT_SHIFT = 15.0
-TINT_SHARE = 0.25
-
 #: A body leaning past the tile area's edge (:func:`_past_the_edge`): how far outside the tile area
 #: (tiles) its pixels are looked for (a pawn is ~0.6-1 tile tall; its top falls at most about half a
 #: tile past its square), and the share of its blob that must lie out there (a blob barely touching
@@ -129,7 +116,7 @@ class Candidate:
 
 #: A second look put aside for a colour that may have no pawn: its colour and the call that makes it a
 #: candidate (a slender body, :func:`_slender_candidate`; a body of its material's colour, :func:`_shaded_body`;
-#: a body unlike its own tile's materials, :func:`_own_tint`; a body leaning over the frame, :func:`_past_the_edge`).
+#: a body leaning over the frame, :func:`_past_the_edge`).
 Slender = tuple[Color, Callable[[], Candidate | None]]
 
 
@@ -265,8 +252,7 @@ def candidates(
     that makes it a candidate if it is one (:func:`_slender_candidate`): the caller asks
     only for the colours it found no pawn of, so the common board pays nothing. So are,
     per colour, a second look for a body of its material's own colour
-    (:func:`_shaded_body`), one for a body unlike its own tile's materials (:func:`_own_tint`)
-    and one for a body leaning past the tile area's edge
+    (:func:`_shaded_body`) and one for a body leaning past the tile area's edge
     (:func:`_past_the_edge`), unless ``look_past_edge`` is false: at night the frame's band is
     lit by the LEDs' spill, not by the room, and an unlit pawn there is not seen anyway, so
     a colour found there is the LEDs' own.
@@ -325,12 +311,9 @@ def candidates(
     if slender is not None and test is not None and cfg.shade_is_artwork and light is not None:
         # A colour with no pawn may be a body of its material's own colour (_shaded_body).
         judging = (hsv, cam, rect, value, floor, light, material, body)
-        references = cache(partial(_tile_references, rect, (wall, arms)))
         for color in masks:
             look = (color, gated[color], masks[color], test, cfg, (kernel, k))
             slender.append((color, partial(_shaded_body, look, judging)))
-            tint = (color, gated[color], masks[color], references, ranges[color], cfg, (kernel, k))
-            slender.append((color, partial(_own_tint, tint, judging)))
         edge = (hue, coloured_anywhere, ranges, inside, cfg, (kernel, k))
         for color in masks if look_past_edge else ():
             slender.append((color, partial(_past_the_edge, color, masks[color], edge, judging)))
@@ -540,106 +523,6 @@ def _shaded_body(look: tuple, judging: tuple) -> Candidate | None:
         return LIT_SHARE[0] <= lit <= LIT_SHARE[1]
 
     return _surest(color, mask, (kernel, k), lit_and_shaded, judging, cfg)
-
-
-def _paint_chroma(ranges: Sequence[tuple[int, int]]) -> np.ndarray:
-    """The chromaticity (r, g shares x100) of a fully saturated paint at the middle of the colour's hue ranges.
-
-    Red's ranges wrap round 180 (0-10 and 165-180): their middle is taken on the circle.
-    """
-    angles = [math.radians((lo + hi) * 2.0 / 2.0) for lo, hi in ranges]  # OpenCV hue x2 = degrees
-    mid = math.degrees(math.atan2(sum(map(math.sin, angles)), sum(map(math.cos, angles)))) % 360.0
-    pixel = np.array([[[round(mid / 2.0) % 180, 255, 255]]], np.uint8)
-    b, g, r = cv2.cvtColor(pixel, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
-    total = b + g + r + 3.0
-    return np.array([r / total * 100.0, g / total * 100.0])
-
-
-def _chroma(pixels: np.ndarray) -> np.ndarray:
-    """(n, 2) chromaticity (r, g shares x100, as :func:`vision.occlusion.shade_invariant`) of (n, 3) BGR pixels."""
-    bgr = pixels.astype(np.float64)
-    total = bgr.sum(axis=1) + 3.0
-    return np.stack([bgr[:, 2] / total * 100.0, bgr[:, 1] / total * 100.0], axis=1)
-
-
-def _tile_references(rect: Rectified, zones_: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Per zone, (7, 7, 2) median chromaticity of each tile's pixels in it: the tile's own material, not the board's.
-
-    Every other row and column of each tile (a material's level, at a quarter of the cost), all tiles at
-    once; NaN where a tile has fewer than 8 such pixels.
-    """
-    t, m = rect.tile_px, rect.margin_px
-    area = slice(m, m + SIZE * t)
-
-    def per_tile(a: np.ndarray) -> np.ndarray:
-        """(7, 7, n, ...) of the tile area's every other row and column, tile by tile."""
-        tiled = a[area, area].reshape(SIZE, t, SIZE, t, *a.shape[2:])[:, ::2, :, ::2]
-        return np.moveaxis(tiled, 2, 1).reshape(SIZE, SIZE, -1, *a.shape[2:])
-
-    chroma = _chroma(per_tile(rect.image).reshape(-1, 3)).reshape(SIZE, SIZE, -1, 2)
-    out = []
-    for zone in zones_:
-        where = per_tile(zone)
-        # The zone's pixels sorted first (the rest pushed past them as +inf): the median is at the middle of the count.
-        values = np.sort(np.where(where[..., None], chroma, np.inf), axis=2)
-        count = np.count_nonzero(where, axis=2)[..., None, None]
-        middle = [np.take_along_axis(values, np.maximum(0, k), axis=2) for k in ((count - 1) // 2, count // 2)]
-        ref = ((middle[0] + middle[1]) / 2.0)[:, :, 0]
-        ref[count[:, :, 0, 0] < 8] = np.nan
-        out.append(ref)
-    return out
-
-
-def _own_tint(tint: tuple, judging: tuple) -> Candidate | None:
-    """The best blob of one colour that is a body unlike its own tile's materials, or None.
-
-    The artwork test learns one Gaussian of the walls' and one of the corridor arms' colour over the
-    whole board. Where a board mixes wall materials (the fifth renderer's grey stone, blue water,
-    green hedges) the walls' Gaussian spans them all, and a blue or green pawn standing on a tile of
-    grey stone and beige corridor lies within it and loses every pixel outside the corridor's core.
-    Its own tile says otherwise: its chromaticity is far from that tile's arms and wall (where no
-    picture or foot sits), toward the paint's hue. Such dropped pixels (:data:`TINT_SHIFT` from both of
-    their tile's references, along the line to the paint) are given back; a blob made mostly of what
-    the first look kept is its own (:data:`TINT_SHARE`). A pawn of its own tile's material's colour
-    (yellow on sand, red on brick) has that material's chromaticity and is not given back: it differs
-    only in lightness and shading (:func:`_shaded_body`). A drawn picture unlike its tile is given back
-    too, so, as every second look, the blob must be sure to be a pawn on its own evidence
-    (:data:`vision.pawn_model.SET_SURE`).
-
-    ``tint`` is (colour, its pixels before the artwork test, after it, a call giving the tiles' wall
-    and arm references (:func:`_tile_references`, computed once for every colour that looks), its hue
-    ranges, the config, (opening kernel, its size)); ``judging`` the arguments
-    :func:`vision.pawn_features.features` takes after the box.
-    """
-    color, gated, first, references, ranges, cfg, opening = tint
-    rect = judging[2]
-    t, m = rect.tile_px, rect.margin_px
-    # Flat indices, rows and columns from them (np.nonzero over the board costs several times more).
-    flat = np.flatnonzero(gated & ~first)
-    if len(flat) < cfg.min_area * TINT_SHARE * t * t:
-        return None
-    ys, xs = np.divmod(flat, gated.shape[1])
-    tile = np.clip((ys - m) // t, 0, SIZE - 1) * SIZE + np.clip((xs - m) // t, 0, SIZE - 1)
-    chroma = _chroma(rect.image.reshape(-1, 3)[flat])
-    paint = _paint_chroma(ranges)
-    tinted = np.ones(len(flat), dtype=bool)
-    for ref in references():
-        # Per tile: the unit line toward the paint, and how far along it a pixel must lie.
-        toward = (paint - ref).reshape(-1, 2)
-        toward /= np.maximum(np.hypot(toward[:, 0], toward[:, 1]), 1e-6)[:, None]
-        floor = (ref.reshape(-1, 2) * toward).sum(axis=1) + TINT_SHIFT
-        # A tile without the material to compare with says nothing against the pixel.
-        missing = np.isnan(floor)
-        toward[missing], floor[missing] = 0.0, -np.inf
-        tinted &= (chroma * toward[tile]).sum(axis=1) >= floor[tile]
-    back = np.zeros(gated.shape, dtype=bool)
-    back[ys[tinted], xs[tinted]] = True
-
-    def mostly_given_back(blob: np.ndarray, box: tuple[int, int, int, int]) -> bool:
-        x, y, w, h = box
-        return np.count_nonzero(back[y : y + h, x : x + w] & blob) >= TINT_SHARE * np.count_nonzero(blob)
-
-    return _surest(color, first | back, opening, mostly_given_back, judging, cfg)
 
 
 def _surest(
