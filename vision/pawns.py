@@ -125,6 +125,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -256,7 +257,9 @@ def find_pawns(
     # A picture printed twice in one colour, and its copies in other colours, are no pawns (vision.pawn_copies):
     # never chosen nor sure for the board's terms, but still twins for the contests.
     printed = frozenset(printed_copies(rect.image, found))
-    out = _decide(rect, tiles, cfg, found, slender, printed, threshold, at_night, camera)
+    # The point pawns lean away from: asked only where a rule needs it, then kept (it is read, never changed).
+    lean_from = cache(partial(lean_point, rect, camera, cfg.lean_from_nadir))
+    out = _decide(rect, tiles, cfg, found, slender, printed, threshold, at_night, lean_from)
     if not at_night and tiles is not None and len(tiles) == SIZE * SIZE:
         # Wall artwork is no pawn set down on the path (_in_the_wall), nor is a picture drawn upright on its tile
         # (_drawn_upright): such a blob is never chosen, and the choice is taken again without it (its colour
@@ -266,13 +269,11 @@ def find_pawns(
         excluded = printed
         mirrored: dict[int, bool] = {}
         for _ in range(WALL_ROUNDS):
-            walled = _in_the_wall(out, tiles, rect, cfg) | _drawn_upright(
-                out, rect, mirrored, lambda: lean_point(rect, camera, cfg.lean_from_nadir)
-            )
+            walled = _in_the_wall(out, tiles, rect, cfg) | _drawn_upright(out, rect, mirrored, lean_from)
             if not walled:
                 break
             excluded = excluded | walled
-            again = _decide(rect, tiles, cfg, found, slender, excluded, threshold, at_night, camera)
+            again = _decide(rect, tiles, cfg, found, slender, excluded, threshold, at_night, lean_from)
             redo = {det.color for det, k in out if k in walled}
             out = [o for o in out if o[0].color not in redo] + [o for o in again if o[0].color in redo]
     order = list(Color)
@@ -288,10 +289,11 @@ def _decide(
     printed: frozenset[int],
     threshold: float,
     at_night: bool,
-    camera: Iterable[float] | None,
+    lean_from: Callable[[], np.ndarray],
 ) -> list[tuple[PawnDetection, int]]:
     """:func:`find_pawns`' choice, each pawn with its blob's index (into ``found`` and the slender blobs judged
-    after it, in that order; the same on every call): none of ``printed`` is chosen nor sure for the board's terms."""
+    after it, in that order; the same on every call): none of ``printed`` is chosen nor sure for the board's terms.
+    ``lean_from`` gives the point pawns lean away from (:func:`vision.pawn_geometry.lean_point`)."""
     best = _best(found, cfg.model, threshold, printed=printed)
     # A colour with no pawn: its blobs put aside as maybe a slender body seen from its side
     # (too narrow or small for a foot) are judged, and the board's terms computed again with them.
@@ -301,9 +303,7 @@ def _decide(
     if extra:
         found = [*found, *extra]
         best = _best(found, cfg.model, threshold, printed=printed)
-    best = _behind_another(
-        found, best, cfg.model, threshold, lambda: lean_point(rect, camera, cfg.lean_from_nadir), printed
-    )
+    best = _behind_another(found, best, cfg.model, threshold, lean_from, printed)
     if not at_night and tiles is not None:
         tile_zones = tiles
         best = _across_the_edge(
@@ -321,7 +321,7 @@ def _decide(
     blobs = [(cand.box, _pixels(cand)) for _, cand in chosen]
     bases = [cand.base for _, cand in chosen]
     if len(chosen) > 1:
-        bases = hidden_bases(blobs, bases, lambda: lean_point(rect, camera, cfg.lean_from_nadir))
+        bases = hidden_bases(blobs, bases, lean_from)
     out = []
     for (p, cand), (box, pixels), base in zip(chosen, blobs, bases, strict=True):
         r = min(SIZE - 1, max(0, int((base[1] - m) // t)))
