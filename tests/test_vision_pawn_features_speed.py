@@ -1,5 +1,5 @@
 """The pawn features' shortcuts change no number (vision.pawn_features: ``_std``, the smooth range measured last,
-the best cases added up from their terms)."""
+the best cases added up from their terms, the model's terms without min/max calls)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from companion.board import Color
 from vision import pawn_features
 from vision.pawn_candidates import candidates
 from vision.pawn_features import _SMOOTH_RANGE_SPAN, FEATURES, _smooth_range, _std
-from vision.pawn_model import PawnConfig
+from vision.pawn_model import PawnConfig, _segments
 from vision.rectify import Rectified
 
 T, M = 48, 36
@@ -102,3 +102,27 @@ def test_the_terms_add_up_to_the_logit_bit_for_bit() -> None:
         terms[at] = model.term(SMOOTH_RANGE, row[SMOOTH_RANGE])
         assert model.summed(terms) == model.logit(row)
     assert model.position(FEATURES.index("lit_x")) is None  # no weight, no term
+
+
+def _segments_with_builtins(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> float:
+    """The piecewise term as first written, with ``min`` and ``max``."""
+    if not knots:
+        return slopes[0] * x
+    z = slopes[0] * min(x, knots[0]) + slopes[-1] * max(x, knots[-1])
+    for j in range(1, len(knots)):
+        z += slopes[j] * min(max(x, knots[j - 1]), knots[j])
+    return z
+
+
+def test_the_written_out_clips_are_min_and_max_bit_for_bit() -> None:
+    model = PawnConfig().model
+    rng = np.random.default_rng(8)
+    values = [*rng.normal(0.3, 0.7, 500), 0.0, -0.0, math.inf, -math.inf, math.nan]
+    for _, knots, slopes in model._terms:
+        edges = [*knots, *(np.nextafter(k, math.inf) for k in knots), *(np.nextafter(k, -math.inf) for k in knots)]
+        for x in [*values, *(float(k) for k in edges)]:
+            mine, theirs = _segments(float(x), knots, slopes), _segments_with_builtins(float(x), knots, slopes)
+            if math.isnan(theirs):
+                assert math.isnan(mine)
+            else:
+                assert mine == theirs and math.copysign(1.0, mine) == math.copysign(1.0, theirs)
