@@ -239,8 +239,8 @@ def features(
         0.0,
     ]
     # Most shaded blobs of a board are artwork the surface fit already condemns: the smooth range
-    # (a median filter) is measured only for those that pass at the best end of its range.
-    # The two best cases differ in that one term: it is changed and the terms added up again.
+    # (a median filter) is measured only for those that pass with it at the best end of its range.
+    # The second best case differs from the first in that one term: it is replaced, the terms re-added.
     if floor is not None:
         model, bar = floor[0], _log_odds(floor[1])
         row = _best_row(feats, model)
