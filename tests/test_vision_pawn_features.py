@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.pawn_features import _shading
+from vision.pawn_features import _surface
 
 T = 48
 
@@ -16,7 +16,7 @@ def _disc_pixels(size: int = 24) -> tuple[np.ndarray, np.ndarray]:
 
 def _measure(image: np.ndarray) -> tuple[float, float]:
     raw = np.clip(image, 0, 255).astype(np.uint8)
-    _, surface, _, steps, _ = _shading(raw, None, raw.astype(np.float64), _disc_pixels(image.shape[0]), T)
+    surface, _, steps, _ = _surface(raw.astype(np.float64), _disc_pixels(image.shape[0]), T)
     return surface, steps
 
 

@@ -464,9 +464,9 @@ def _drop_artwork(
     test = _ArtworkTest(values, ys, xs, tuple(tests))
     # The material in a shadow (a pawn's cast shadow) is still the material.
     artwork = _is_artwork(test, cfg, darker_is_material=cfg.shade_is_artwork and light is not None)
-    drop = np.zeros(wall.shape, dtype=bool)
-    drop[ys[artwork], xs[artwork]] = True
-    return {color: mask & ~drop for color, mask in masks.items()}, test
+    keep = np.ones(wall.shape, dtype=bool)
+    keep[ys[artwork], xs[artwork]] = False
+    return {color: mask & keep for color, mask in masks.items()}, test
 
 
 def _is_artwork(

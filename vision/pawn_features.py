@@ -48,6 +48,7 @@ LIT_CONSENSUS, DARK_CONSENSUS = FEATURES.index("lit_consensus"), FEATURES.index(
 #: Each blob's lit side (its brightness slope) and dark side (the darker surroundings), for those terms.
 LIT, DARK = FEATURES.index("lit_x"), FEATURES.index("dark_x")
 _SURFACE = FEATURES.index("surface")
+_SMOOTH_RANGE = FEATURES.index("smooth_range")
 #: A blob's own lit side (dark side) has its full say in the light consensus from this much
 #: shading (``surface``) and cast shadow (``shadow``) on, less below: about the least most
 #: pawns have (the pawn blobs' 25th percentiles on the fit's boards). A flat blob's slope
@@ -66,7 +67,7 @@ SHADOW_FULL = 0.27
 SHADOW_REACH = 0.18
 
 #: A blob's shading is "stepped" when a smooth surface fits its brightness no better than one
-#: flat level (:func:`_shading`'s ``steps`` above 1): drawn facets, a two-tone picture. A
+#: flat level (:func:`_surface`'s ``steps`` above 1): drawn facets, a two-tone picture. A
 #: faceted solid (a box-shaped pawn, fourth renderer) is stepped too, but it stands and casts a
 #: shadow; a print casts none. So a stepped blob without a cast shadow (``shadow`` under
 #: :data:`SHADOW_FULL`) has its ``surface`` divided by ``steps`` to this power: its range is the
@@ -79,7 +80,7 @@ STEPPED_POWER = 2
 #: (its sign in ``tests/support/fit_pawns.py``), but a large rounded body under a hard light has a deep shaded side: its
 #: spread runs past what most pawns show (the pawn blobs' 75th percentile, ``SMOOTH_CV`` 0.30, where
 #: the model's term steepens) although a smooth surface explains nearly all of it. Where the smooth
-#: surface :func:`_shading` fits leaves at most ``SMOOTH_UNEXPLAINED`` of the brightness's standard
+#: surface :func:`_surface` fits leaves at most ``SMOOTH_UNEXPLAINED`` of the brightness's standard
 #: deviation (it explains 80 % of the variance or more), ``value_cv`` is the part it leaves,
 #: counted no lower than ``SMOOTH_CV``: only the excess over the usual pawn is forgiven, so a
 #: blob is never raised above a usual pawn's standing by it, and a print whose spread is its
@@ -191,9 +192,7 @@ def features(
     shine = (hsv[..., 2] > 190) & (hsv[..., 1] < 90)
     glint = float(_own_glint(full_hsv, box, hull, holes & shine)) * (48.0 / t) ** 2
     region = (inner_ys, inner_xs) if big_inner else (ys, xs)
-    smooth_range, surface, lit_side, steps, unexplained = _shading(
-        hsv[..., 2], None if light is None else light[y : y + h, x : x + w], v_all, region, t
-    )
+    surface, lit_side, steps, unexplained = _surface(v_all, region, t)
     # Blob pixel coordinates (rectified image) about their centroid, along and across the
     # direction from the camera point: a raised body leans away from the camera.
     cx, cy = float(xs.sum()) / n + x, float(ys.sum()) / n + y
@@ -227,7 +226,7 @@ def features(
         0.0,  # shadow, below
         0.0,  # ring_level, below
         0.0,  # marks, below
-        smooth_range,
+        0.0,  # smooth range, below
         surface,
         width,
         0.0,  # size deviation: a board-level feature, see vision.pawn_model.set_size_deviation
@@ -239,8 +238,23 @@ def features(
         0.0,  # dark side, below
         0.0,
     ]
-    if floor is not None and _best_case(feats, *floor) < 0.0:
-        return None  # cannot reach the decision threshold whatever its surroundings and marks
+    # Most shaded blobs of a board are artwork the surface fit already condemns: the smooth range
+    # (a median filter) is measured only for those that pass with it at the best end of its range.
+    # The second best case differs from the first in that one term: it is replaced, the terms re-added.
+    if floor is not None:
+        model, bar = floor[0], _log_odds(floor[1])
+        row = _best_row(feats, model)
+        row[_SMOOTH_RANGE] = _smooth_best(model)
+        terms = model.contributions(row)
+        if model.summed(terms) - bar < 0.0:
+            return None  # cannot reach the decision threshold whatever its smooth range, surroundings and marks
+    feats[_SMOOTH_RANGE] = _smooth_range(hsv[..., 2], None if light is None else light[y : y + h, x : x + w], region, t)
+    if floor is not None:
+        at = model.position(_SMOOTH_RANGE)
+        if at is not None:
+            terms[at] = model.term(_SMOOTH_RANGE, feats[_SMOOTH_RANGE])
+        if model.summed(terms) - bar < 0.0:
+            return None  # cannot reach the decision threshold whatever its surroundings and marks
     body_level = median(v) if len(v) else 0.0
     marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
     feats[_MARKS] = math.log1p(float(marks.sum()) * (48.0 / t) ** 2) / 3.0
@@ -323,12 +337,25 @@ def _cv(values: np.ndarray) -> float:
     return math.sqrt(float(d @ d) / len(values)) / max(1.0, mean)
 
 
+def _std(values: np.ndarray) -> float:
+    """``float(np.std(values))`` of a non-empty 1-D float64 array, bit for bit: numpy's own steps (the
+    same pairwise sums of the values and of the squared deviations) without its generic reduction's
+    set-up, which costs several times the work on a blob's few hundred values (two a shaded blob)."""
+    d = values - values.sum() / len(values)
+    return math.sqrt(float((d * d).sum()) / len(values))
+
+
 def _best_case(partial: list[float], model: PawnModel, threshold: float, known_marks: bool = False) -> float:
     """The highest logit the blob can reach over the late features' ranges, minus the threshold's logit.
 
     Each term is monotone, so its best is at the end of the range its slopes point to.
     With ``known_marks`` the marks are already in ``partial`` (computed first, they are cheap).
     """
+    return model.logit(_best_row(partial, model, known_marks)) - _log_odds(threshold)
+
+
+def _best_row(partial: list[float], model: PawnModel, known_marks: bool = False) -> list[float]:
+    """``partial`` with the late features at their best (:func:`_best_case`, whose row it is)."""
     row = list(partial)
     late, lit_rises = _late_best(model)
     for i, best in late:
@@ -336,8 +363,13 @@ def _best_case(partial: list[float], model: PawnModel, threshold: float, known_m
             row[i] = best
     if lit_rises:  # a blob's lit side has no more say than its shading (known by now)
         row[LIT_CONSENSUS] = lit_say(partial[_SURFACE])
+    return row
+
+
+def _log_odds(threshold: float) -> float:
+    """The logit of a decision threshold (a probability, kept off 0 and 1)."""
     p = min(max(threshold, 1e-12), 1 - 1e-12)
-    return model.logit(row) - math.log(p / (1 - p))
+    return math.log(p / (1 - p))
 
 
 @cache
@@ -374,16 +406,46 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
 
 # Tried and not kept for the shading and cast-shadow measures (a print's facets, the shadow ring's start
 # and reference, the lean along the nadir's uncertainty cone): vision/notes/pawn_features.md.
-def _shading(
-    raw: np.ndarray, light: np.ndarray | None, value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int
-) -> tuple[float, float, tuple[float, float], float, float]:
-    """How much a smooth light field varies over the blob: its lit and its shaded side.
+def _smooth_range(raw: np.ndarray, light: np.ndarray | None, inside: tuple[np.ndarray, np.ndarray], t: int) -> float:
+    """How much a smooth light field varies over the blob, blind to small printed marks: the brightness's
+    10-90 % range (over its 90th percentile) after a median filter (~0.14 tile, wider than an eye or a dot).
 
-    Two measures blind to small printed marks: the brightness range after a median
-    filter (~0.14 tile, wider than an eye or a dot) and the range of a quadratic
-    surface fitted robustly (outliers - marks, glints - dropped) to the brightness.
-    A raised rounded body facing a light has both large; a flat print has both small,
-    whatever its internal detail. Also the surface's slope at the centroid (relit
+    A raised rounded body facing a light has it large (as :func:`_surface`); a flat print small, whatever
+    its internal detail. It lies in 0..1 (:data:`_SMOOTH_RANGE_SPAN`). 0 when too few pixels to say.
+    """
+    ys, xs = inside
+    if len(xs) < 6:
+        return 0.0
+    k = max(3, round(0.14 * t)) | 1
+    # The median filter runs on the 8-bit brightness; the light is smooth over its
+    # window, so dividing afterwards is dividing before.
+    med = cv2.medianBlur(np.ascontiguousarray(raw), k)[ys, xs].astype(np.float64)
+    if light is not None:
+        med = med / light[ys, xs]
+    lo, hi = percentiles(med, (10, 90))
+    return float((hi - lo) / max(1.0, hi))
+
+
+#: The range :func:`_smooth_range` lies in: the brightness is not negative (8-bit over a positive light),
+#: so its 10-90 % range is at most its 90th percentile.
+_SMOOTH_RANGE_SPAN = (0.0, 1.0)
+
+
+@cache
+def _smooth_best(model: PawnModel) -> float:
+    """The end of :data:`_SMOOTH_RANGE_SPAN` the model's smooth-range term is best at (once per model)."""
+    lo, hi = _SMOOTH_RANGE_SPAN
+    return hi if model.slope_sign(_SMOOTH_RANGE) > 0 else lo
+
+
+def _surface(
+    value: np.ndarray, inside: tuple[np.ndarray, np.ndarray], t: int
+) -> tuple[float, tuple[float, float], float, float]:
+    """How much a smooth light field varies over the blob: the range of a quadratic surface fitted robustly
+    (outliers - marks, glints - dropped) to the brightness, blind to small printed marks.
+
+    A raised rounded body facing a light has it large; a flat print small, whatever
+    its internal detail. Also the surface's slope at the centroid (relit
     brightness per tile, x and y): it points to the lit side (see :mod:`vision.pawn_consensus`).
     And how stepped the brightness is (see :data:`STEPPED_POWER`): the first fit's median residual
     over the brightness's median deviation from its median; above 1 the smooth surface explains
@@ -392,18 +454,10 @@ def _shading(
     final (robust) surface leaves unexplained over the same pixels (1.0 when too few to fit;
     see :data:`SMOOTH_UNEXPLAINED`).
     """
-    k = max(3, round(0.14 * t)) | 1
     ys, xs = inside
     n = len(xs)
-    # The median filter runs on the 8-bit brightness; the light is smooth over its
-    # window, so dividing afterwards is dividing before.
-    med = cv2.medianBlur(np.ascontiguousarray(raw), k)[ys, xs].astype(np.float64)
-    if light is not None:
-        med = med / light[ys, xs]
     if n < 6:
-        return 0.0, 0.0, (0.0, 0.0), 0.0, 1.0
-    lo, hi = percentiles(med, (10, 90))
-    smooth_range = float((hi - lo) / max(1.0, hi))
+        return 0.0, (0.0, 0.0), 0.0, 1.0
     design = np.empty((n, 6))
     design[:, 0] = 1.0
     design[:, 1] = (xs - float(xs.sum()) / n) / t
@@ -424,10 +478,10 @@ def _shading(
         fitted = design @ coef
     f_lo, f_hi = percentiles(fitted, (5, 95))
     surface = float((f_hi - f_lo) / max(1.0, abs(median(fitted))))
-    spread = float(np.std(target))
-    unexplained = float(np.std(target - fitted)) / spread if spread > 1e-6 else 1.0
+    spread = _std(target)
+    unexplained = _std(target - fitted) / spread if spread > 1e-6 else 1.0
     # The surface's slope at the centroid points to the lit side.
-    return smooth_range, min(surface, 2.0), (float(coef[1]), float(coef[2])), steps, unexplained
+    return min(surface, 2.0), (float(coef[1]), float(coef[2])), steps, unexplained
 
 
 @cache

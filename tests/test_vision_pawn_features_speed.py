@@ -1,0 +1,128 @@
+"""The pawn features' shortcuts change no number (vision.pawn_features: ``_std``, the smooth range measured last,
+the best cases added up from their terms, the model's terms without min/max calls)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from companion.board import Color
+from vision import pawn_features
+from vision.pawn_candidates import candidates
+from vision.pawn_features import _SMOOTH_RANGE_SPAN, FEATURES, _smooth_range, _std
+from vision.pawn_model import PawnConfig, _segments
+from vision.rectify import Rectified
+
+T, M = 48, 36
+SMOOTH_RANGE = FEATURES.index("smooth_range")
+
+
+def _board(kind: str) -> Rectified:
+    """A sand board with one red disc on square (3, 3): a dome lit from the top left, or a large flat print."""
+    side = 2 * M + 7 * T
+    image = np.full((side, side, 3), (150, 200, 225), np.uint8)
+    cx = cy = M + 3 * T + T // 2
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float64)
+    radius = (0.3 if kind == "dome" else 0.45) * T
+    inside = np.hypot(xx - cx, yy - cy) <= radius
+    if kind == "dome":
+        light = np.clip(0.55 - 0.45 * ((xx - cx) + (yy - cy)) / (radius * np.sqrt(2)), 0.1, 1.0)
+    else:
+        light = np.full(xx.shape, 0.8)
+    body = np.stack([10 + 20 * light, 10 + 20 * light, 30 + 225 * light], axis=-1)
+    image[inside] = body[inside].astype(np.uint8)
+    corners = np.array([[M, M], [M + 7 * T, M], [M + 7 * T, M + 7 * T], [M, M + 7 * T]], np.float32)
+    return Rectified(image, T, M, np.eye(3), corners)
+
+
+def test_std_is_numpys_bit_for_bit() -> None:
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 7, 8, 9, 100, 129, 1000, 5000):
+        values = rng.normal(120.0, 35.0, n) * rng.random()
+        assert _std(values) == float(np.std(values))
+        rounded = np.round(values)
+        assert _std(rounded) == float(np.std(rounded))
+
+
+@pytest.mark.parametrize("level", [0, 1, 128, 255])
+def test_the_smooth_range_lies_in_its_span(level: int) -> None:
+    # Its best end is taken for a blob whose range is not measured yet: it must bound every measure.
+    rng = np.random.default_rng(level)
+    raw = np.clip(level + rng.normal(0.0, 90.0, (30, 30)), 0, 255).astype(np.uint8)
+    raw[::3] = 0
+    ys, xs = np.nonzero(np.ones((30, 30), bool))
+    lo, hi = _SMOOTH_RANGE_SPAN
+    for light in (None, np.full((30, 30), 0.15, np.float32), rng.uniform(0.15, 4.0, (30, 30)).astype(np.float32)):
+        assert lo <= _smooth_range(raw, light, (ys, xs), T) <= hi
+
+
+def test_a_flat_print_is_given_up_before_its_median_filter(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    measure = pawn_features._smooth_range
+
+    def counted(*args: object) -> float:
+        calls.append(args)
+        return measure(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pawn_features, "_smooth_range", counted)
+    floor = PawnConfig().min_confidence
+    assert [c for c in candidates(_board("flat"), None, min_confidence=floor) if c.color is Color.RED] == []
+    assert calls == []  # its flat surface alone condemns it
+    assert [c.color for c in candidates(_board("dome"), None, min_confidence=floor)] == [Color.RED]
+    assert len(calls) == 1  # a body that can pass is measured in full
+
+
+@pytest.mark.parametrize("kind", ["flat", "dome"])
+def test_the_early_exits_change_no_answer(kind: str) -> None:
+    cfg = PawnConfig()
+    rect = _board(kind)
+    full = {c.box: c.features for c in candidates(rect, None, cfg)}
+    kept = {c.box: c.features for c in candidates(rect, None, cfg, min_confidence=cfg.min_confidence)}
+    p = cfg.min_confidence
+    for box, feats in full.items():
+        if box in kept:
+            assert kept[box] == feats
+        else:
+            assert cfg.model.logit(feats) < math.log(p / (1 - p))
+    assert set(kept) <= set(full)
+
+
+def test_the_terms_add_up_to_the_logit_bit_for_bit() -> None:
+    model = PawnConfig().model
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        row = list(rng.normal(0.3, 0.6, len(FEATURES)))
+        terms = model.contributions(row)
+        assert model.summed(terms) == model.logit(row)
+        at = model.position(SMOOTH_RANGE)
+        assert at is not None
+        row[SMOOTH_RANGE] = float(rng.random())
+        terms[at] = model.term(SMOOTH_RANGE, row[SMOOTH_RANGE])
+        assert model.summed(terms) == model.logit(row)
+    assert model.position(FEATURES.index("lit_x")) is None  # no weight, no term
+
+
+def _segments_with_builtins(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> float:
+    """The piecewise term as first written, with ``min`` and ``max``."""
+    if not knots:
+        return slopes[0] * x
+    z = slopes[0] * min(x, knots[0]) + slopes[-1] * max(x, knots[-1])
+    for j in range(1, len(knots)):
+        z += slopes[j] * min(max(x, knots[j - 1]), knots[j])
+    return z
+
+
+def test_the_written_out_clips_are_min_and_max_bit_for_bit() -> None:
+    model = PawnConfig().model
+    rng = np.random.default_rng(8)
+    values = [*rng.normal(0.3, 0.7, 500), 0.0, -0.0, math.inf, -math.inf, math.nan]
+    for _, knots, slopes in model._terms:
+        edges = [*knots, *(np.nextafter(k, math.inf) for k in knots), *(np.nextafter(k, -math.inf) for k in knots)]
+        for x in [*values, *(float(k) for k in edges)]:
+            mine, theirs = _segments(float(x), knots, slopes), _segments_with_builtins(float(x), knots, slopes)
+            if math.isnan(theirs):
+                assert math.isnan(mine)
+            else:
+                assert mine == theirs and math.copysign(1.0, mine) == math.copysign(1.0, theirs)
