@@ -89,21 +89,6 @@ def test_the_early_exits_change_no_answer(kind: str) -> None:
     assert set(kept) <= set(full)
 
 
-def test_the_terms_add_up_to_the_logit_bit_for_bit() -> None:
-    model = PawnConfig().model
-    rng = np.random.default_rng(5)
-    for _ in range(200):
-        row = list(rng.normal(0.3, 0.6, len(FEATURES)))
-        terms = model.contributions(row)
-        assert model.summed(terms) == model.logit(row)
-        at = model.position(SMOOTH_RANGE)
-        assert at is not None
-        row[SMOOTH_RANGE] = float(rng.random())
-        terms[at] = model.term(SMOOTH_RANGE, row[SMOOTH_RANGE])
-        assert model.summed(terms) == model.logit(row)
-    assert model.position(FEATURES.index("lit_x")) is None  # no weight, no term
-
-
 def _segments_with_builtins(x: float, knots: tuple[float, ...], slopes: tuple[float, ...]) -> float:
     """The piecewise term as first written, with ``min`` and ``max``."""
     if not knots:

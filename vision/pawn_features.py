@@ -240,21 +240,14 @@ def features(
     ]
     # Most shaded blobs of a board are artwork the surface fit already condemns: the smooth range
     # (a median filter) is measured only for those that pass with it at the best end of its range.
-    # The second best case differs from the first in that one term: it is replaced, the terms re-added.
     if floor is not None:
-        model, bar = floor[0], _log_odds(floor[1])
-        row = _best_row(feats, model)
-        row[_SMOOTH_RANGE] = _smooth_best(model)
-        terms = model.contributions(row)
-        if model.summed(terms) - bar < 0.0:
+        hopeful = list(feats)
+        hopeful[_SMOOTH_RANGE] = _smooth_best(floor[0])
+        if _best_case(hopeful, *floor) < 0.0:
             return None  # cannot reach the decision threshold whatever its smooth range, surroundings and marks
     feats[_SMOOTH_RANGE] = _smooth_range(hsv[..., 2], None if light is None else light[y : y + h, x : x + w], region, t)
-    if floor is not None:
-        at = model.position(_SMOOTH_RANGE)
-        if at is not None:
-            terms[at] = model.term(_SMOOTH_RANGE, feats[_SMOOTH_RANGE])
-        if model.summed(terms) - bar < 0.0:
-            return None  # cannot reach the decision threshold whatever its surroundings and marks
+    if floor is not None and _best_case(feats, *floor) < 0.0:
+        return None  # cannot reach the decision threshold whatever its surroundings and marks
     body_level = median(v) if len(v) else 0.0
     marks = _enclosed(blob) & (v_all < 0.6 * body_level)  # dark marks: eyes, spots (not glints, not seams)
     feats[_MARKS] = math.log1p(float(marks.sum()) * (48.0 / t) ** 2) / 3.0
@@ -351,11 +344,6 @@ def _best_case(partial: list[float], model: PawnModel, threshold: float, known_m
     Each term is monotone, so its best is at the end of the range its slopes point to.
     With ``known_marks`` the marks are already in ``partial`` (computed first, they are cheap).
     """
-    return model.logit(_best_row(partial, model, known_marks)) - _log_odds(threshold)
-
-
-def _best_row(partial: list[float], model: PawnModel, known_marks: bool = False) -> list[float]:
-    """``partial`` with the late features at their best (:func:`_best_case`, whose row it is)."""
     row = list(partial)
     late, lit_rises = _late_best(model)
     for i, best in late:
@@ -363,13 +351,8 @@ def _best_row(partial: list[float], model: PawnModel, known_marks: bool = False)
             row[i] = best
     if lit_rises:  # a blob's lit side has no more say than its shading (known by now)
         row[LIT_CONSENSUS] = lit_say(partial[_SURFACE])
-    return row
-
-
-def _log_odds(threshold: float) -> float:
-    """The logit of a decision threshold (a probability, kept off 0 and 1)."""
     p = min(max(threshold, 1e-12), 1 - 1e-12)
-    return math.log(p / (1 - p))
+    return model.logit(row) - math.log(p / (1 - p))
 
 
 @cache

@@ -104,28 +104,6 @@ class PawnModel:
             z += _segments(float(row[i]), knots, slopes)
         return z
 
-    def contributions(self, row: Sequence[float]) -> list[float]:
-        """Each weighed feature's term at ``row``, in :meth:`logit`'s order (:meth:`summed` adds them up).
-
-        For a caller that asks the logit of rows differing in one feature: it changes that
-        one term (:meth:`position`, :meth:`term`) and adds up again, instead of every term.
-        """
-        return [_segments(float(row[i]), knots, slopes) for i, knots, slopes in self._terms]
-
-    def summed(self, contributions: Sequence[float]) -> float:
-        """The logit from :meth:`contributions`: the same additions in the same order as :meth:`logit`, bit for bit."""
-        z = self.weights[-1]
-        for value in contributions:
-            z += value
-        return z
-
-    def position(self, i: int) -> int | None:
-        """Where feature ``i``'s term is in :meth:`contributions` (None: it adds nothing)."""
-        for at, (j, _, _) in enumerate(self._terms):
-            if j == i:
-                return at
-        return None
-
     def columns(self, rows: np.ndarray) -> np.ndarray:
         """The segment values of many blobs ((n, features) -> (n, segments)), for fitting."""
         rows = np.atleast_2d(np.asarray(rows, dtype=np.float64))
