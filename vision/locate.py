@@ -184,7 +184,8 @@ class LocateConfig:
       (:func:`vision.locate_refine.glare_free_separation`), against the same bar. Clipped tiles carry no
       wall/corridor difference: four of them under a third-renderer glare pool pulled a clean board's right
       grid to 2.02 (the other twelve: 3.25). A hand is not clipped white, so hand frames are judged as
-      before. Measurements: vision/notes/locate.md (l29).
+      before. The reader's occlusion rule still judges what it locates: a heavy wash (20+ unclear tiles)
+      stays "partly hidden", a milder one is read. Measurements: vision/notes/locate.md (l29).
     * ``half_phase``: when even the finer look is refuted and the refined grids do not agree
       (:func:`_converged`), the first answer's refined grid is tried again shifted half a tile
       along both board axes (four ways), each refined and judged by ``second_opinion_separation``.
