@@ -78,7 +78,7 @@ import numpy as np
 from vision.lighting import is_night
 from vision.locate_grid import Placed, cloth_answers, coarse_answers, quad_frame, swept_quad
 from vision.locate_night import glow_quads
-from vision.locate_refine import Refined, refine_corners, shade_free_separation
+from vision.locate_refine import Refined, glare_free_separation, refine_corners, shade_free_separation
 from vision.rectify import Lens, quad_homography
 
 __all__ = [
@@ -178,6 +178,14 @@ class LocateConfig:
       tiles are judged once more with the shadow-invariant chroma features added
       (:func:`vision.locate_refine.shade_free_separation`), against the same bar. A shadow band
       or a low-contrast edition dims the lightness differences the plain features rely on.
+    * ``glare_free_judge``/``glare_kept``: after the shade-free judge, the same best grid judged once more
+      with the fixed tiles a glare pool washed out (half their pixels clipped white) left out of the
+      separation, when at least ``glare_kept`` fixed tiles are left
+      (:func:`vision.locate_refine.glare_free_separation`), against the same bar. Clipped tiles carry no
+      wall/corridor difference: four of them under a third-renderer glare pool pulled a clean board's right
+      grid to 2.02 (the other twelve: 3.25). A hand is not clipped white, so hand frames are judged as
+      before. The reader's occlusion rule still judges what it locates: a heavy wash (20+ unclear tiles)
+      stays "partly hidden", a milder one is read. Measurements: vision/notes/locate.md (l29).
     * ``half_phase``: when even the finer look is refuted and the refined grids do not agree
       (:func:`_converged`), the first answer's refined grid is tried again shifted half a tile
       along both board axes (four ways), each refined and judged by ``second_opinion_separation``.
@@ -288,6 +296,8 @@ class LocateConfig:
     second_opinion_separation: float = 2.2
     finer_look: bool = True
     shade_free_judge: bool = True
+    glare_free_judge: bool = True
+    glare_kept: int = 10
     half_phase: bool = True
     min_legal: float = 0.5
     max_corner_side: float = 0.5
@@ -508,6 +518,10 @@ def locate_board(image: np.ndarray, config: LocateConfig | None = None, exclude:
         # Refused by its separation alone: judged once more with shadow-invariant chroma (see
         # LocateConfig.shade_free_judge). Only refused frames pay (one view of the best grid).
         proven = shade_free_separation(bgr, best, cfg) >= cfg.min_separation
+    if not proven and cfg.fallbacks and cfg.glare_free_judge and best is not None and _shaped(best, cfg):
+        # Refused by its separation alone, with fixed tiles washed out by a glare pool: judged without them
+        # (see LocateConfig.glare_free_judge). Only refused frames pay (one view of the best grid).
+        proven = glare_free_separation(bgr, best, cfg) >= cfg.min_separation
     # The last resorts below are for frames nothing found; the reader's second look (``exclude``: a
     # found frame's other answers, checked by l18 without them) does not ask them.
     last_resort = exclude is None and not _converged(shapely)

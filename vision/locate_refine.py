@@ -26,13 +26,26 @@ from vision.rectify import Rectified, quad_homography
 if TYPE_CHECKING:
     from vision.locate import LocateConfig
 
-__all__ = ["Refined", "corner_side", "kept_fit", "legal_share", "refine_corners", "shade_free_separation"]
+__all__ = [
+    "Refined",
+    "corner_side",
+    "glare_free_separation",
+    "kept_fit",
+    "legal_share",
+    "refine_corners",
+    "shade_free_separation",
+]
 
 _SIDE_BITS = np.array([1, 2, 4, 8])
 #: The fixed tiles' squares and their known open sides (N E S W), set once rather than per pass.
 _FIXED_ROWS = np.array([r for r, _ in FIXED_TILES], dtype=np.intp)
 _FIXED_COLS = np.array([c for _, c in FIXED_TILES], dtype=np.intp)
 _FIXED_OPEN = np.array([[bool(tile & b) for b in (1, 2, 4, 8)] for tile in FIXED_TILES.values()])
+
+#: A view pixel is clipped white (a glare pool) when every channel is at least this.
+_CLIPPED = 245
+#: A fixed tile is washed out when at least this share of its pixels is clipped (:func:`glare_free_separation`).
+_WASHED_SHARE = 0.5
 
 #: The 33 movable squares (7 x 7 mask).
 _MOVABLE = np.ones((SIZE, SIZE), dtype=bool)
@@ -305,6 +318,44 @@ def shade_free_separation(image: np.ndarray, refined: Refined, cfg: LocateConfig
     on those boards the separation is 2.2-3.3, on wrong grids it moves by ~0.1.
     Same view as the refinement's (``refine_tile_px``, the lens fitted with the grid).
     """
+    view = _judged_view(image, refined, cfg)
+    feats = tile_mod.edge_features(view, lab=tile_mod.lab_view(view), shade_free=True)
+    return float(tile_mod.learn(feats).separation)
+
+
+def glare_free_separation(image: np.ndarray, refined: Refined, cfg: LocateConfig) -> float:
+    """The fixed tiles' separation on ``refined``'s grid with the fixed tiles a glare pool washed out left out.
+
+    A saturated glare pool (every channel clipped) leaves no wall/corridor
+    difference on the tiles under it, and when it covers a few fixed tiles
+    their edges pull the pooled separation of all 16 under the bar: third day
+    8000074, its right grid refused at 2.02, four fixed tiles 70-100 % clipped
+    (vision/notes/locate.md, l29). Left out as the pawn squares are
+    (:func:`vision.tiles.learn`'s ``excluded``), the other twelve separate at
+    3.25. A hand is no glare (skin, a sleeve, its shadow: not clipped white),
+    so a grid refused for a hand over its fixed tiles is judged as before. No
+    fixed tile washed out, or too many (fewer than ``glare_kept`` left): the
+    refined grid's own separation (nothing to judge again).
+    """
+    view = _judged_view(image, refined, cfg)
+    washed = _washed_fixed(view)
+    if not washed.any() or len(FIXED_TILES) - int(washed.sum()) < cfg.glare_kept:
+        return refined.separation
+    feats = tile_mod.edge_features(view, lab=tile_mod.lab_view(view))
+    return float(tile_mod.learn(feats, excluded=washed).separation)
+
+
+def _washed_fixed(view: Rectified) -> np.ndarray:
+    """The fixed squares (7 x 7 mask) at least half of whose pixels are clipped white in every channel."""
+    t, m = view.tile_px, view.margin_px
+    clipped = view.image[m : m + SIZE * t, m : m + SIZE * t].min(axis=2) >= _CLIPPED
+    share = clipped.reshape(SIZE, t, SIZE, t).mean(axis=(1, 3))
+    return (share >= _WASHED_SHARE) & ~_MOVABLE
+
+
+def _judged_view(image: np.ndarray, refined: Refined, cfg: LocateConfig) -> Rectified:
+    """The refinement's view (``refine_tile_px``, the lens fitted with the grid) of ``refined``'s grid, for the
+    last judges."""
     h, w = image.shape[:2]
     centre = np.array([(w - 1) / 2.0, (h - 1) / 2.0])
     corners = np.asarray(refined.corners, dtype=np.float64)
@@ -318,9 +369,7 @@ def shade_free_separation(image: np.ndarray, refined: Refined, cfg: LocateConfig
         source = cv2.resize(
             image[: h - h % factor, : w - w % factor], (w // factor, h // factor), interpolation=cv2.INTER_AREA
         )
-    view = Rectified(_sample(source, geo, t, m, factor), t, m, np.eye(3), corners)
-    feats = tile_mod.edge_features(view, lab=tile_mod.lab_view(view), shade_free=True)
-    return float(tile_mod.learn(feats).separation)
+    return Rectified(_sample(source, geo, t, m, factor), t, m, np.eye(3), corners)
 
 
 def _arm_centres(
