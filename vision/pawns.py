@@ -73,7 +73,9 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    anywhere, its top leaning over the edge, where a picture is printed inside its
    corridor) is lifted (:func:`_across_the_edge`). Its mirror: a pawn is set down on the path, so by day a
    chosen blob whose foot stands in certain wall, with no other pawn on its square, is wall artwork and its
-   colour is chosen again without it (:func:`_in_the_wall`; a pile pushes pawns into the wall, never a lone one).
+   colour is chosen again without it (:func:`_in_the_wall`; a pile pushes pawns into the wall, never a lone one);
+   so is a chosen blob at a tile's centre that is one flat ink - no lit and shaded side, no glint, not clipped,
+   no shadow where the other pawns cast theirs: a printed picture (:func:`_one_flat_ink`).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
@@ -262,8 +264,8 @@ def find_pawns(
     out = _decide(rect, tiles, cfg, found, slender, printed, threshold, at_night, lean_from)
     if not at_night and tiles is not None and len(tiles) == SIZE * SIZE:
         # Wall artwork is no pawn set down on the path (_in_the_wall), nor is a picture drawn upright on its tile
-        # (_drawn_upright): such a blob is never chosen, and the choice is taken again without it (its colour
-        # may have a pawn elsewhere).
+        # (_drawn_upright) or one flat ink at a tile's centre (_one_flat_ink): such a blob is never chosen, and the
+        # choice is taken again without it (its colour may have a pawn elsewhere).
         # Only the condemned colours are chosen again: the others keep their first reading (the board's terms
         # without the condemned blob's vote moved other pawns' scores by up to 0.2 on dev frames).
         excluded = printed
@@ -501,12 +503,13 @@ def _one_flat_ink(
     whose glint is under :data:`FLAT_GLINT` is condemned like wall artwork, unless it casts a shadow where the
     frame's other pawns cast theirs (``shadows``: each blob's dark consensus, :func:`_dark_consensus`, at least
     :data:`FLAT_SHADOW`): a raised block's flat face lit evenly (the fourth renderer's bricks, ``surface``
-    0.05-0.06) is a body by its shadow. Where the sensor clipped the
-    blob (over :data:`CLIPPED_SHARE` of its inner pixels, :func:`_clipped_share`) its shading is unknown, not
-    flat: a glossy red or green ball in a strong light is one level at 255. A blob against another chosen
-    pawn (:func:`_against_a_pawn`) is a pile member: its piece's shading is hidden by the others. Only the
-    blobs of the first candidates are judged (``found``; a slender body added by a second look is not),
-    by day only (as :func:`_in_the_wall`); ``judged`` keeps the answers between rounds.
+    0.05-0.06) is a body by its shadow. Where the sensor clipped the blob (over :data:`CLIPPED_SHARE` of its
+    inner pixels, :func:`_clipped_share`) its shading is unknown, not flat: a glossy red or green ball in a
+    strong light is one level at 255. A blob against another chosen pawn (:func:`_against_a_pawn`) is a pile
+    member: its piece's shading is hidden by the others. Only the blobs of the first candidates are judged
+    (``found``; a slender body added by a second look is not), by day only (as :func:`_in_the_wall`);
+    ``judged`` keeps the answers between rounds. Known limits: a creature in a lamp's gradient or a shadow's
+    edge is not flat (the relit light map is smoother than the edge), nor is one carrying a large patch.
     Measurements: vision/notes/pawns.md (p64).
     """
     t, m = rect.tile_px, rect.margin_px
