@@ -126,3 +126,20 @@ def test_a_flat_face_casting_its_shadow_where_the_other_pawns_do_is_a_body(
              [(Color.RED, (1, 1), (40, 40, 200)), (Color.BLUE, (5, 5), (200, 90, 40))]]  # fmt: skip
     rect, found = _board([(Color.GREEN, (3, 3), shading, 2.0, GREEN), *pawns])
     assert _find(monkeypatch, rect, found) == read | {"red": (1, 1), "blue": (5, 5)}
+
+
+def test_a_flat_blob_cut_out_of_a_larger_region_of_its_colour_is_measured_on_a_part(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A green ball against a green hedge: the artwork test kept its lower half, a flat blob whose hue runs on
+    # past its upper outline into the hedge (not a candidate).
+    rect, found = _board([(Color.GREEN, (3, 3), FLAT, 2.0, GREEN)])
+    x, y, w, h = found[0].box
+    hedge = rect.image.copy()
+    hedge[y - 6 : y + h // 2, x - 6 : x + w + 6][found[0].labels[y - 6 : y + h // 2, x - 6 : x + w + 6] == 0] = (
+        40,
+        180,
+        60,
+    )
+    rect = Rectified(hedge, T, M, np.eye(3), np.zeros((4, 2)))
+    assert _find(monkeypatch, rect, found) == {"green": (3, 3)}

@@ -276,7 +276,7 @@ def find_pawns(
             walled = (
                 _in_the_wall(out, tiles, rect, cfg)
                 | _drawn_upright(out, rect, mirrored, lean_from)
-                | _one_flat_ink(out, found, rect, flat, shadows)
+                | _one_flat_ink(out, found, rect, cfg, flat, shadows)
             )
             if not walled:
                 break
@@ -481,6 +481,8 @@ FLAT_GLINT = 0.1
 #: ... unless its dark side agrees this much with the other colours' sure pawns' (``dark_consensus``): its cast
 #: shadow falls where theirs do (a block's flat face, lit evenly).
 FLAT_SHADOW = 0.5
+#: ... or whose own hue runs on past its outline over this share of the ring just outside it (:func:`_runs_on`).
+FLAT_RUN_ON = 0.25
 _SURFACE, _SMOOTH_RANGE = _SHADING_TERMS
 _GLINT = FEATURES.index("glint")
 
@@ -489,6 +491,7 @@ def _one_flat_ink(
     chosen: Sequence[tuple[PawnDetection, int]],
     found: Sequence[Candidate],
     rect: Rectified,
+    cfg: PawnConfig,
     judged: dict[int, bool],
     shadows: Callable[[], Sequence[float]],
 ) -> frozenset[int]:
@@ -506,7 +509,10 @@ def _one_flat_ink(
     0.05-0.06) is a body by its shadow. Where the sensor clipped the blob (over :data:`CLIPPED_SHARE` of its
     inner pixels, :func:`_clipped_share`) its shading is unknown, not flat: a glossy red or green ball in a
     strong light is one level at 255. A blob against another chosen pawn (:func:`_against_a_pawn`) is a pile
-    member: its piece's shading is hidden by the others. Only the blobs of the first candidates are judged
+    member: its piece's shading is hidden by the others. A blob whose own hue runs on past its outline
+    (:func:`_runs_on`) was cut out of a larger region of its colour - a pawn against a material of its colour,
+    kept by the artwork test only where it differs (fifth renderer: a green ball against a green hedge, its
+    lower half a flat blob): its shading is measured on a part. Only the blobs of the first candidates are judged
     (``found``; a slender body added by a second look is not), by day only (as :func:`_in_the_wall`);
     ``judged`` keeps the answers between rounds. Known limits: a creature in a lamp's gradient or a shadow's
     edge is not flat (the relit light map is smoother than the edge), nor is one carrying a large patch.
@@ -524,11 +530,29 @@ def _one_flat_ink(
                 and _at_the_centre(det, t, m)
                 and _clipped_share(found[k], rect) <= CLIPPED_SHARE
                 and not _against_a_pawn(det, [other for other, j in chosen if j != k])
+                and not _runs_on(det, rect, cfg)
                 and shadows()[k] < FLAT_SHADOW
             )
         if judged[k]:
             out.add(k)
     return frozenset(out)
+
+
+def _runs_on(det: PawnDetection, rect: Rectified, cfg: PawnConfig) -> bool:
+    """Whether over :data:`FLAT_RUN_ON` of the two-pixel ring just outside the blob is of its own hue (clearly
+    saturated and lit, :func:`vision.pawn_colour.hue_mask`): the blob is part of a larger region of its colour.
+    A printed picture ends at its outline (on the board or a dark line; held-out creatures: 0.01-0.07)."""
+    if det.pixels is None:
+        return False
+    x, y, w, h = det.box
+    height, width = rect.image.shape[:2]
+    x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(width, x + w + 2), min(height, y + h + 2)
+    blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    blob[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = det.pixels
+    ring = (cv2.dilate(blob, np.ones((5, 5), np.uint8)) > 0) & (blob == 0)
+    hsv = cv2.cvtColor(rect.image[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
+    own = hue_mask(hsv, cfg.hue_ranges[det.color], cfg.min_saturation, cfg.min_value)
+    return float(np.count_nonzero(own & ring)) > FLAT_RUN_ON * max(1, np.count_nonzero(ring))
 
 
 def _dark_consensus(found: Sequence[Candidate], model: PawnModel, printed: frozenset[int]) -> list[float]:
