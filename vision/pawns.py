@@ -73,9 +73,7 @@ companion's LEDs tint whole squares — so colour alone is not enough:
    anywhere, its top leaning over the edge, where a picture is printed inside its
    corridor) is lifted (:func:`_across_the_edge`). Its mirror: a pawn is set down on the path, so by day a
    chosen blob whose foot stands in certain wall, with no other pawn on its square, is wall artwork and its
-   colour is chosen again without it (:func:`_in_the_wall`; a pile pushes pawns into the wall, never a lone one);
-   so is a chosen blob at a tile's centre that is one flat ink - no lit and shaded side, no glint, not clipped,
-   no shadow where the other pawns cast theirs: a printed picture (:func:`_one_flat_ink`).
+   colour is chosen again without it (:func:`_in_the_wall`; a pile pushes pawns into the wall, never a lone one).
    And one light lights them all: a blob whose lit side (its brightness slope) and
    dark side (where the board around it is darkest, a cast shadow's side) point
    against those of the other colours' sure pawns scores lower, one that points with
@@ -264,20 +262,14 @@ def find_pawns(
     out = _decide(rect, tiles, cfg, found, slender, printed, threshold, at_night, lean_from)
     if not at_night and tiles is not None and len(tiles) == SIZE * SIZE:
         # Wall artwork is no pawn set down on the path (_in_the_wall), nor is a picture drawn upright on its tile
-        # (_drawn_upright) or one flat ink at a tile's centre (_one_flat_ink): such a blob is never chosen, and the
-        # choice is taken again without it (its colour may have a pawn elsewhere).
+        # (_drawn_upright): such a blob is never chosen, and the choice is taken again without it (its colour
+        # may have a pawn elsewhere).
         # Only the condemned colours are chosen again: the others keep their first reading (the board's terms
         # without the condemned blob's vote moved other pawns' scores by up to 0.2 on dev frames).
         excluded = printed
         mirrored: dict[int, bool] = {}
-        flat: dict[int, bool] = {}
-        shadows = cache(partial(_dark_consensus, found, cfg.model, printed))
         for _ in range(WALL_ROUNDS):
-            walled = (
-                _in_the_wall(out, tiles, rect, cfg)
-                | _drawn_upright(out, rect, mirrored, lean_from)
-                | _one_flat_ink(out, found, rect, cfg, flat, shadows)
-            )
+            walled = _in_the_wall(out, tiles, rect, cfg) | _drawn_upright(out, rect, mirrored, lean_from)
             if not walled:
                 break
             excluded = excluded | walled
@@ -457,109 +449,12 @@ def _across_its_lean(det: PawnDetection, rect: Rectified, point: Callable[[], np
 
 def _where_pictures_are(det: PawnDetection, t: int, m: int) -> bool:
     """Whether the blob is no longer than a picture and its centroid near its tile's centre."""
-    _, _, w, h = det.box
-    return max(w, h) <= PICTURE_EXTENT * t and _at_the_centre(det, t, m)
-
-
-def _at_the_centre(det: PawnDetection, t: int, m: int) -> bool:
-    """Whether the blob's centroid is within :data:`PICTURE_OFFSET` tile of its tile's centre, where a
-    picture is printed."""
-    x, y, _, _ = det.box
-    if det.pixels is None or not det.pixels.any():
+    x, y, w, h = det.box
+    if det.pixels is None or max(w, h) > PICTURE_EXTENT * t or not det.pixels.any():
         return False
     ys, xs = np.nonzero(det.pixels)
     u, v = (x + float(xs.mean()) - m) / t, (y + float(ys.mean()) - m) / t
     return math.hypot(u - math.floor(u) - 0.5, v - math.floor(v) - 0.5) <= PICTURE_OFFSET
-
-
-#: A raised body under the light that lit the board shows a lit and a shaded side, or a glint: a chosen blob whose
-#: shading (``surface`` and ``smooth_range``, relit: :mod:`vision.pawn_features`) is under both and whose ``glint``
-#: is under :data:`FLAT_GLINT` is one flat ink (:func:`_one_flat_ink`).
-FLAT_SURFACE = 0.15
-FLAT_RANGE = 0.12
-FLAT_GLINT = 0.1
-#: ... unless its dark side agrees this much with the other colours' sure pawns' (``dark_consensus``): its cast
-#: shadow falls where theirs do (a block's flat face, lit evenly).
-FLAT_SHADOW = 0.5
-#: ... or whose own hue runs on past its outline over this share of the ring just outside it (:func:`_runs_on`).
-FLAT_RUN_ON = 0.25
-_SURFACE, _SMOOTH_RANGE = _SHADING_TERMS
-_GLINT = FEATURES.index("glint")
-
-
-def _one_flat_ink(
-    chosen: Sequence[tuple[PawnDetection, int]],
-    found: Sequence[Candidate],
-    rect: Rectified,
-    cfg: PawnConfig,
-    judged: dict[int, bool],
-    shadows: Callable[[], Sequence[float]],
-) -> frozenset[int]:
-    """The chosen blobs (indices) that are one flat ink where a picture is printed: a picture, not a pawn.
-
-    A pawn is a raised, rounded body: the light that falls on the board lights one side of it and leaves the
-    other in shade, or, seen from straight above (a small dome: its shading is on the rim the features leave
-    out), shows a glint. A picture is printed ink: with the board's light divided out (relit) it is one
-    level all over, whatever its outline, eyes or patches (the held-out creatures: 0.35-0.9 tile, off the
-    picture rules' reach), and has no glint. So a chosen blob whose centroid is where a picture is printed
-    (:func:`_at_the_centre`), whose relit shading is under :data:`FLAT_SURFACE` and :data:`FLAT_RANGE` and
-    whose glint is under :data:`FLAT_GLINT` is condemned like wall artwork, unless it casts a shadow where the
-    frame's other pawns cast theirs (``shadows``: each blob's dark consensus, :func:`_dark_consensus`, at least
-    :data:`FLAT_SHADOW`): a raised block's flat face lit evenly (the fourth renderer's bricks, ``surface``
-    0.05-0.06) is a body by its shadow. Where the sensor clipped the blob (over :data:`CLIPPED_SHARE` of its
-    inner pixels, :func:`_clipped_share`) its shading is unknown, not flat: a glossy red or green ball in a
-    strong light is one level at 255. A blob against another chosen pawn (:func:`_against_a_pawn`) is a pile
-    member: its piece's shading is hidden by the others. A blob whose own hue runs on past its outline
-    (:func:`_runs_on`) was cut out of a larger region of its colour - a pawn against a material of its colour,
-    kept by the artwork test only where it differs (fifth renderer: a green ball against a green hedge, its
-    lower half a flat blob): its shading is measured on a part. Only the blobs of the first candidates are judged
-    (``found``; a slender body added by a second look is not), by day only (as :func:`_in_the_wall`);
-    ``judged`` keeps the answers between rounds. Known limits: a creature in a lamp's gradient or a shadow's
-    edge is not flat (the relit light map is smoother than the edge), nor is one carrying a large patch.
-    Measurements: vision/notes/pawns.md (p64).
-    """
-    t, m = rect.tile_px, rect.margin_px
-    out = set()
-    for det, k in chosen:
-        if k not in judged:
-            judged[k] = (
-                k < len(found)
-                and found[k].features[_SURFACE] < FLAT_SURFACE
-                and found[k].features[_SMOOTH_RANGE] < FLAT_RANGE
-                and found[k].features[_GLINT] < FLAT_GLINT
-                and _at_the_centre(det, t, m)
-                and _clipped_share(found[k], rect) <= CLIPPED_SHARE
-                and not _against_a_pawn(det, [other for other, j in chosen if j != k])
-                and not _runs_on(det, rect, cfg)
-                and shadows()[k] < FLAT_SHADOW
-            )
-        if judged[k]:
-            out.add(k)
-    return frozenset(out)
-
-
-def _runs_on(det: PawnDetection, rect: Rectified, cfg: PawnConfig) -> bool:
-    """Whether over :data:`FLAT_RUN_ON` of the two-pixel ring just outside the blob is of its own hue (clearly
-    saturated and lit, :func:`vision.pawn_colour.hue_mask`): the blob is part of a larger region of its colour.
-    A printed picture ends at its outline (on the board or a dark line; held-out creatures: 0.01-0.07)."""
-    if det.pixels is None:
-        return False
-    x, y, w, h = det.box
-    height, width = rect.image.shape[:2]
-    x0, y0, x1, y1 = max(0, x - 2), max(0, y - 2), min(width, x + w + 2), min(height, y + h + 2)
-    blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    blob[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = det.pixels
-    ring = (cv2.dilate(blob, np.ones((5, 5), np.uint8)) > 0) & (blob == 0)
-    hsv = cv2.cvtColor(rect.image[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
-    own = hue_mask(hsv, cfg.hue_ranges[det.color], cfg.min_saturation, cfg.min_value)
-    return float(np.count_nonzero(own & ring)) > FLAT_RUN_ON * max(1, np.count_nonzero(ring))
-
-
-def _dark_consensus(found: Sequence[Candidate], model: PawnModel, printed: frozenset[int]) -> list[float]:
-    """Each blob's dark consensus (:mod:`vision.pawn_consensus`): how well its dark side points where the other
-    colours' sure pawns' do, the board's terms filled in as :func:`_best` fills them."""
-    rows = with_set_size([cand.features for cand in found], model, [cand.color for cand in found], printed)
-    return [float(row[DARK_CONSENSUS]) for row in rows]
 
 
 def _behind_another(
