@@ -1,0 +1,44 @@
+"""The reader's exact shortcuts after locating (vision/notes/speed.md, f3): each gives numpy's or
+OpenCV's own numbers, bit for bit, only sooner."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.occlusion_frame import _histogram_u8, percentiles_u8, small_grey
+
+
+@pytest.mark.parametrize("shape", [(1,), (7,), (7, 3), (336, 336), (247, 328), (10, 10, 3), (3, 4, 5)])
+def test_histogram_counts_every_level_as_bincount(shape: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(sum(shape))
+    values = rng.integers(0, 256, shape, dtype=np.uint8)
+    for sample in (values, values[..., ::2], values[::-1]):
+        expected = np.bincount(sample.ravel(), minlength=256)
+        got = _histogram_u8(sample)
+        assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+def test_histogram_of_nothing_and_of_one_level() -> None:
+    assert np.array_equal(_histogram_u8(np.zeros(0, np.uint8)), np.zeros(256, np.int64))
+    flat = np.full((480, 640), 255, np.uint8)
+    assert _histogram_u8(flat)[255] == flat.size and _histogram_u8(flat)[:255].sum() == 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_percentiles_u8_are_numpys_own(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 256, (int(rng.integers(1, 400)), int(rng.integers(1, 400))), dtype=np.uint8)
+    qs = (5.0, 50.0, 90.0, 95.0, 99.0)
+    assert percentiles_u8(values, qs) == [float(v) for v in np.percentile(values, qs)]
+
+
+@pytest.mark.parametrize("shape", [(1232, 1640), (1233, 1641), (480, 640), (239, 300)])
+def test_small_grey_converts_the_kept_rows_only(shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(shape[0])
+    image = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
+    step = max(1, min(shape) // 240)
+    grey = small_grey(image)
+    assert grey.flags["C_CONTIGUOUS"]
+    assert np.array_equal(grey, cv2.cvtColor(np.ascontiguousarray(image[::step, ::step]), cv2.COLOR_BGR2GRAY))
