@@ -42,3 +42,18 @@ def test_small_grey_converts_the_kept_rows_only(shape: tuple[int, int]) -> None:
     grey = small_grey(image)
     assert grey.flags["C_CONTIGUOUS"]
     assert np.array_equal(grey, cv2.cvtColor(np.ascontiguousarray(image[::step, ::step]), cv2.COLOR_BGR2GRAY))
+
+
+def test_shape_prior_is_built_once_per_strength_and_read_only() -> None:
+    from companion.board import FIXED_TILES
+    from vision.tile_decode import SHAPES, _movable_prior, shape_prior
+
+    first = shape_prior(6.0)
+    assert shape_prior(6.0) is first  # cached: not rebuilt on every read
+    assert not first.flags.writeable  # shared: nobody may change it
+    for r in range(7):
+        for c in range(7):
+            tile = FIXED_TILES.get((r, c))
+            expected = _movable_prior() if tile is None else np.where(int(tile) == SHAPES, 0.0, -6.0)
+            assert np.array_equal(first[r, c], expected)
+    assert not np.array_equal(shape_prior(15.0), first)
