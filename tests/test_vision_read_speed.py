@@ -57,3 +57,28 @@ def test_shape_prior_is_built_once_per_strength_and_read_only() -> None:
             expected = _movable_prior() if tile is None else np.where(int(tile) == SHAPES, 0.0, -6.0)
             assert np.array_equal(first[r, c], expected)
     assert not np.array_equal(shape_prior(15.0), first)
+
+
+
+def test_board_mask_writes_ones_and_zeros_only_where_judged() -> None:
+    """The judged pixels' flags go into the uint8 mask as 0/1 (their bytes, no cast): a magenta blob
+    over a clean rendered view is 0 where judged, the unjudged pixels (the margin among them) stay 1."""
+    from dataclasses import replace
+
+    from vision.rectify import rectify
+    from vision.render import random_scene
+    from vision.tile_features import DEFAULT_CONFIG, _board_mask, _sampled_pixels, _tiles_lab
+
+    image, label = random_scene(12, look="dark", size=(1280, 960))
+    rect = rectify(image, label["corners"], tile_px=48)
+    painted = rect.image.copy()
+    cv2.circle(painted, (rect.margin_px + 3 * 48 + 24, rect.margin_px + 3 * 48 + 6), 10, (200, 40, 220), -1)
+    view = replace(rect, image=painted)
+    mask = _board_mask(_tiles_lab(view), view, DEFAULT_CONFIG)
+    assert mask.dtype == np.uint8 and mask.shape == painted.shape[:2]
+    assert set(np.unique(mask).tolist()) == {0, 1}
+    judged = np.zeros(mask.size, dtype=bool)
+    judged[_sampled_pixels(48, rect.margin_px, painted.shape[1], DEFAULT_CONFIG)[0]] = True
+    assert mask.ravel()[~judged].min() == 1
+    blob = np.all(painted == (200, 40, 220), axis=2).ravel() & judged
+    assert blob.sum() > 50 and mask.ravel()[blob].max() == 0
