@@ -82,3 +82,48 @@ def test_board_mask_writes_ones_and_zeros_only_where_judged() -> None:
     assert mask.ravel()[~judged].min() == 1
     blob = np.all(painted == (200, 40, 220), axis=2).ravel() & judged
     assert blob.sum() > 50 and mask.ravel()[blob].max() == 0
+
+
+def test_lattice_colours_are_each_patchs_own_median() -> None:
+    """The patches gathered by size in one take give each lattice point its own patch's median, bit for bit."""
+    from vision.occlusion_config import OcclusionConfig
+    from vision.occlusion_lattice import _patch_bounds, lattice_colours, shade_invariant
+    from vision.rectify import rectify
+    from vision.render import random_scene
+
+    image, label = random_scene(13, look="hedge", size=(1280, 960))
+    rect = rectify(image, label["corners"], tile_px=48)
+    cfg = OcclusionConfig()
+    got = lattice_colours(rect, cfg)
+    m, t = rect.margin_px, rect.tile_px
+    area = rect.image[m : m + 7 * t, m : m + 7 * t]
+    start, stop = _patch_bounds(t, cfg.lattice_patch)
+    for i in range(8):
+        for j in range(8):
+            patch = area[start[i] : stop[i], start[j] : stop[j]].reshape(1, -1, 3)
+            own = np.median(shade_invariant(patch, cfg.lightness_weight), axis=1)[0]
+            assert np.array_equal(got[i, j].view(np.uint32), own.view(np.uint32)), (i, j)
+
+
+def _disturbed_by_definition(unclear: set[tuple[int, int]]) -> np.ndarray:
+    """Per frame segment, an unclear tile in the side's two outer rows within a tile of the segment's own."""
+    near = np.zeros((4, 14), dtype=bool)
+    for k in range(14):
+        span = range(max(0, k // 2 - 1), min(7, k // 2 + 2))
+        near[0, k] = any((r, c) in unclear for r in (0, 1) for c in span)
+        near[1, k] = any((r, c) in unclear for r in span for c in (6, 5))
+        near[2, k] = any((r, c) in unclear for r in (6, 5) for c in span)
+        near[3, k] = any((r, c) in unclear for r in span for c in (0, 1))
+    return near.reshape(-1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_disturbed_inside_is_its_definition(seed: int) -> None:
+    from vision.occlusion_band import disturbed_inside
+
+    rng = np.random.default_rng(seed)
+    for _ in range(300):
+        unclear = {(int(r), int(c)) for r, c in rng.integers(-1, 8, (int(rng.integers(0, 10)), 2))}
+        assert np.array_equal(disturbed_inside(unclear), _disturbed_by_definition(unclear)), unclear
+    assert disturbed_inside({(3, 3)}).sum() == 0  # the middle tile is no edge's
+    assert disturbed_inside({(0, 0)}).reshape(4, 14)[0].tolist() == [True] * 4 + [False] * 10
