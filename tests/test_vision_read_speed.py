@@ -127,3 +127,21 @@ def test_disturbed_inside_is_its_definition(seed: int) -> None:
         assert np.array_equal(disturbed_inside(unclear), _disturbed_by_definition(unclear)), unclear
     assert disturbed_inside({(3, 3)}).sum() == 0  # the middle tile is no edge's
     assert disturbed_inside({(0, 0)}).reshape(4, 14)[0].tolist() == [True] * 4 + [False] * 10
+
+
+def test_shadow_lines_carry_their_pixel_counts() -> None:
+    """The profile bins' pixel counts are geometry: counted once with the lines, read-only, the same as
+    counting the bins of every frame; the means from them are :func:`_profile`'s."""
+    from vision.tile_shade import _ANGLES, _binned_means, _lines, _profile
+
+    lines = _lines(49, 0.25)
+    k, n = _ANGLES.size, lines.bins
+    assert np.array_equal(lines.tile_counts, np.bincount(lines.tile_bins.ravel(), minlength=n * k))
+    stacked = lines.frame_bins + ((np.arange(k)[:, None] * 2 + lines.frame_end) * n)
+    assert np.array_equal(lines.frame_stacked, stacked.ravel())
+    assert np.array_equal(lines.frame_counts, np.bincount(stacked.ravel(), minlength=n * k * 2))
+    assert not lines.tile_counts.flags.writeable and not lines.frame_counts.flags.writeable
+    values = np.random.default_rng(0).normal(size=lines.tile_bins.size).astype(np.float32)
+    means, counts = _profile(values, lines.tile_bins.ravel(), n * k)
+    assert np.array_equal(_binned_means(values, lines.tile_bins.ravel(), lines.tile_counts), means)
+    assert np.array_equal(counts, lines.tile_counts)
