@@ -704,22 +704,22 @@ def disturbed_inside(unclear: set[Square], foreign: np.ndarray | None = None) ->
     a pool of LED light, frame artwork or a striped cloth seen past a frameless
     board's edge change the band's colour while the board beside it reads clearly.
     """
-    near = np.zeros((4, 2 * SIZE), dtype=bool)
     covered_edge = np.zeros((4, SIZE), dtype=bool)
     if foreign is not None:
         foreign = _without_rims(foreign)
         border = np.stack([foreign[0, :], foreign[:, SIZE], foreign[SIZE, :], foreign[:, 0]])
         covered_edge = border[:, :-1] & border[:, 1:]
-    outer = (0, 1)
-    inner = (SIZE - 1, SIZE - 2)
-    for k in range(2 * SIZE):
-        span = range(max(0, k // 2 - 1), min(SIZE, k // 2 + 2))
-        near[0, k] = any((r, c) in unclear for r in outer for c in span)
-        near[1, k] = any((r, c) in unclear for r in span for c in inner)
-        near[2, k] = any((r, c) in unclear for r in inner for c in span)
-        near[3, k] = any((r, c) in unclear for r in span for c in outer)
-        near[:, k] |= covered_edge[:, k // 2]
-    return near.reshape(-1)
+    grid = np.zeros((SIZE, SIZE), dtype=bool)
+    for r, c in unclear:
+        if 0 <= r < SIZE and 0 <= c < SIZE:
+            grid[r, c] = True
+    # Per side, along it: an unclear tile in its two outer rows (top, right, bottom, left).
+    rows = np.stack([grid[0] | grid[1], grid[:, -1] | grid[:, -2], grid[-1] | grid[-2], grid[:, 0] | grid[:, 1]])
+    # Within a tile: the tile beside the segment's own or either neighbour (segment k lies by tile k // 2).
+    spread = rows.copy()
+    spread[:, 1:] |= rows[:, :-1]
+    spread[:, :-1] |= rows[:, 1:]
+    return np.repeat(spread | covered_edge, 2, axis=1).reshape(-1)
 
 
 def finger_clusters(foreign: np.ndarray, flags: np.ndarray) -> int:

@@ -21,11 +21,14 @@ from vision.rectify import Rectified
 def small_grey(image: np.ndarray) -> np.ndarray:
     """The frame's small grey copy (every ``min side // 240``-th pixel) the frame checks read.
 
-    Only the kept pixels are converted (grey is per pixel, so this equals converting
-    the whole frame and subsampling it); the reader converts once for both checks.
+    Only the kept rows are converted, then every ``step``-th grey column kept (grey is per
+    pixel, so this equals converting the whole frame and subsampling it); the reader converts
+    once for both checks. The kept rows go to OpenCV as they lie (a row stride, no copy): a
+    copy of every ``step``-th colour pixel, strided both ways, cost ~0.5 ms of the bench
+    photo's 0.6, converting whole rows ~0.1.
     """
     step = max(1, min(image.shape[:2]) // 240)
-    return cv2.cvtColor(image[::step, ::step], cv2.COLOR_BGR2GRAY)
+    return np.ascontiguousarray(cv2.cvtColor(image[::step], cv2.COLOR_BGR2GRAY)[:, ::step])
 
 
 def frame_problem(
@@ -68,7 +71,7 @@ def percentiles_u8(values: np.ndarray, qs: Sequence[float]) -> list[float]:
     """
     if values.dtype != np.uint8:
         return [float(v) for v in np.percentile(values, list(qs))]
-    counts = np.cumsum(np.bincount(values.ravel(), minlength=256))
+    counts = np.cumsum(_histogram_u8(values))
     n = int(counts[-1])
     out = []
     for q in qs:
@@ -81,3 +84,20 @@ def percentiles_u8(values: np.ndarray, qs: Sequence[float]) -> list[float]:
         gamma = index - lo
         out.append(b - (b - a) * (1 - gamma) if gamma >= 0.5 else a + (b - a) * gamma)
     return out
+
+
+#: Below this many values OpenCV's float32 histogram counts every one exactly (2**24).
+_EXACT_COUNTS = 1 << 24
+
+
+def _histogram_u8(values: np.ndarray) -> np.ndarray:
+    """The count of each 8-bit level (256 int64), as ``np.bincount(values.ravel(), minlength=256)``.
+
+    ``cv2.calcHist`` counts the bytes as they are; ``np.bincount`` first widens every value to
+    int64 (~0.1 ms of its ~0.13 on the 113,000-pixel tile area, three calls a read). Its float32
+    counts are exact integers below 2**24; empty or larger arrays keep ``np.bincount``.
+    """
+    if 0 < values.size < _EXACT_COUNTS:
+        flat = values.reshape(1, -1) if values.ndim != 2 else values
+        return cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel().astype(np.int64)
+    return np.bincount(values.ravel(), minlength=256)

@@ -8,6 +8,7 @@ finds the corners unlike the board's walls, :func:`under_pawns` the ones a pawn 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 import cv2
 import numpy as np
@@ -40,21 +41,34 @@ _NEUTRAL = np.array([100.0 / 3.0, 100.0 / 3.0], dtype=np.float32)
 def lattice_colours(rect: Rectified, config: OcclusionConfig | None = None) -> np.ndarray:
     """8x8x3 median :func:`shade_invariant` colour of the lattice patches (where tile corners meet)."""
     cfg = config or OcclusionConfig()
-    t, m = rect.tile_px, rect.margin_px
-    # Patches of one size (inside, on a side, in a corner) are converted and reduced together.
-    area = rect.image[m : m + SIZE * t, m : m + SIZE * t]
-    start, stop = _patch_bounds(t, cfg.lattice_patch)
+    # Patches of one size (inside, on a side, in a corner) are gathered, converted and reduced together.
+    pixels = rect.image.reshape(-1, 3)
+    samples = np.zeros((SIZE + 1, SIZE + 1, 3), dtype=np.float32)
+    for rows, cols, flat in _patch_pixels(rect.tile_px, rect.margin_px, rect.image.shape[1], cfg.lattice_patch):
+        values = shade_invariant(pixels[flat], cfg.lightness_weight)  # (patches, pixels, 3)
+        samples[rows, cols] = np.median(values, axis=1)
+    return samples
+
+
+@cache
+def _patch_pixels(t: int, m: int, width: int, reach: float) -> tuple[tuple[np.ndarray, ...], ...]:
+    """Per patch size: the lattice points' rows and columns and their patches' pixels (points, pixels) as
+    flat positions in a view ``width`` wide, each patch row by row (as its slice's ``reshape(-1, 3)``).
+
+    One gather per size instead of 64 slices copied and stacked (~0.15 ms a read): the same
+    pixels in the same order, so the same medians.
+    """
+    start, stop = _patch_bounds(t, reach)
     by_size: dict[int, list[tuple[int, int, np.ndarray]]] = {}
     for i in range(SIZE + 1):
         for j in range(SIZE + 1):
-            patch = area[start[i] : stop[i], start[j] : stop[j]].reshape(-1, 3)
-            by_size.setdefault(len(patch), []).append((i, j, patch))
-    samples = np.zeros((SIZE + 1, SIZE + 1, 3), dtype=np.float32)
-    for group in by_size.values():
-        values = shade_invariant(np.stack([patch for _, _, patch in group]), cfg.lightness_weight)
-        for (i, j, _), median in zip(group, np.median(values, axis=1), strict=True):
-            samples[i, j] = median
-    return samples
+            ys, xs = np.arange(m + start[i], m + stop[i]), np.arange(m + start[j], m + stop[j])
+            flat = (ys[:, None] * width + xs[None, :]).ravel()
+            by_size.setdefault(len(flat), []).append((i, j, flat))
+    return tuple(
+        (np.array([i for i, _, _ in group]), np.array([j for _, j, _ in group]), np.stack([f for _, _, f in group]))
+        for group in by_size.values()
+    )
 
 
 def lattice_foreign(

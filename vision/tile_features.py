@@ -579,7 +579,8 @@ def _board_mask(lab: np.ndarray, rect: Rectified, cfg: TilesConfig) -> np.ndarra
             dist += np.square((values - centre) * np.float32(1.0 / spread))
         near |= dist <= np.float32(cfg.foreign_sigma**2)
     keep = np.ones(height * width, dtype=np.uint8)
-    np.put(keep, index, near)
+    # The flags' bytes as 0/1 (what np.put's cast wrote), assigned without a cast: ~0.06 ms instead of 0.14.
+    keep[index] = near.view(np.uint8)
     return keep.reshape(height, width)
 
 

@@ -81,8 +81,13 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
 def _profile(values: np.ndarray, bins: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Mean of ``values`` per bin and the pixel count per bin."""
     count = np.bincount(bins, minlength=n)
-    total = np.bincount(bins, weights=values, minlength=n)
-    return total / np.maximum(count, 1), count
+    return _binned_means(values, bins, count), count
+
+
+def _binned_means(values: np.ndarray, bins: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Mean of ``values`` per bin, given the pixel count per bin (``np.bincount(bins)``, at least ``n`` long)."""
+    total = np.bincount(bins, weights=values, minlength=len(count))
+    return total / np.maximum(count, 1)
 
 
 def _dip(profile: np.ndarray, count: np.ndarray, min_count: int) -> tuple[int, int, float] | None:
@@ -118,7 +123,9 @@ class _Lines:
     """Where every pixel of the small view lies across and along lines of each direction (the same for every
     frame of one view size): ``tile_bins`` (angles, tile pixels) stacked profile bins of the tile area,
     ``frame_bins`` (angles, frame pixels) profile bins of the frame band and ``frame_end`` (angles, frame
-    pixels) which end of the lines (True: the far one) each frame pixel lies at."""
+    pixels) which end of the lines (True: the far one) each frame pixel lies at; ``frame_stacked`` the frame
+    pixels' bins stacked per angle and end, and the pixel counts of the stacked bins (``tile_counts``,
+    ``frame_counts``, read-only): geometry too, counted once instead of on every frame (~0.12 ms)."""
 
     tiles: np.ndarray
     frame: np.ndarray
@@ -127,6 +134,9 @@ class _Lines:
     frame_end: np.ndarray
     bins: int
     reach: float
+    frame_stacked: np.ndarray
+    tile_counts: np.ndarray
+    frame_counts: np.ndarray
 
 
 @cache
@@ -147,7 +157,14 @@ def _lines(size: int, margin_tiles: float) -> _Lines:
     stack = (np.arange(_ANGLES.size) * n)[:, None]
     tile_bins = ((across_t + reach) / _BIN).astype(np.int64) + stack
     frame_bins = ((across_f + reach) / _BIN).astype(np.int64)
-    return _Lines(tiles, frame, tile_bins, frame_bins, along_f > 0, n, reach)
+    frame_end = along_f > 0
+    k = _ANGLES.size
+    frame_stacked = (frame_bins + ((np.arange(k)[:, None] * 2 + frame_end) * n)).ravel()
+    tile_counts = np.bincount(tile_bins.ravel(), minlength=n * k)
+    frame_counts = np.bincount(frame_stacked, minlength=n * k * 2)
+    for counts in (tile_counts, frame_counts):
+        counts.flags.writeable = False
+    return _Lines(tiles, frame, tile_bins, frame_bins, frame_end, n, reach, frame_stacked, tile_counts, frame_counts)
 
 
 def find_band(rect: Rectified, like: ShadowBand | None = None) -> ShadowBand | None:
@@ -163,12 +180,11 @@ def find_band(rect: Rectified, like: ShadowBand | None = None) -> ShadowBand | N
     lum = _log_luminance(rect)
     lines = _lines(lum.shape[0], rect.margin_px / rect.tile_px)
     n, k = lines.bins, _ANGLES.size
-    profiles, counts = _profile(np.tile(lum[lines.tiles], k), lines.tile_bins.ravel(), n * k)
-    profiles, counts = profiles.reshape(k, n), counts.reshape(k, n)
+    profiles = _binned_means(np.tile(lum[lines.tiles], k), lines.tile_bins.ravel(), lines.tile_counts)
+    profiles, counts = profiles.reshape(k, n), lines.tile_counts.reshape(k, n)
     frame_lum = lum[lines.frame]
-    stacked = lines.frame_bins + ((np.arange(k)[:, None] * 2 + lines.frame_end) * n)
-    frames, frame_counts = _profile(np.tile(frame_lum, k), stacked.ravel(), n * k * 2)
-    frames, frame_counts = frames.reshape(k, 2, n), frame_counts.reshape(k, 2, n)
+    frames = _binned_means(np.tile(frame_lum, k), lines.frame_stacked, lines.frame_counts)
+    frames, frame_counts = frames.reshape(k, 2, n), lines.frame_counts.reshape(k, 2, n)
     best: tuple[float, float, tuple[int, int]] | None = None
     for a in _candidate_angles(profiles, counts >= _SMALL, frames, frame_counts >= 2):
         dip = _dip(profiles[a], counts[a], min_count=_SMALL)
