@@ -863,34 +863,6 @@ def covered_squares(detections: Iterable[PawnDetection], rect: Rectified) -> set
     return covered
 
 
-#: The inpainting radius (pixels of the half-size copy :func:`_paint` paints on): 2 there reaches as far
-#: into the board (about 4 view pixels) as the full-size paint's 3 did.
-PAINT_RADIUS = 2
-
-
-def _paint(crop: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """``crop`` with its ``mask`` pixels inpainted (Telea) on a half-size copy, brought back to full size.
-
-    Why half size: the painted pixels only stand in for board the pawn hides, read as box means
-    by the tile reader, and Telea's cost grows with the pixels painted times its neighbourhood;
-    a quarter of the pixels: the bench photo's four pawns are erased in 0.4 ms CPU instead of 1.8. Over 360
-    dev frames of six renderers (day, night, half-hidden) one tile was fixed and one broken, every
-    other read the same; painting at full size with radius 1 instead (as cheap) left a pawn's
-    shaded rim smeared inward, read as a pawn again (vision/notes/speed.md, f5). Pixels outside
-    the mask are kept as they are.
-    """
-    height, width = crop.shape[:2]
-    half = ((width + 1) // 2, (height + 1) // 2)
-    small = cv2.resize(crop, half, interpolation=cv2.INTER_AREA)
-    small_mask = (cv2.resize(mask, half, interpolation=cv2.INTER_AREA) > 0).astype(np.uint8)
-    painted = cv2.inpaint(small, small_mask, PAINT_RADIUS, cv2.INPAINT_TELEA)
-    full = cv2.resize(painted, (width, height), interpolation=cv2.INTER_LINEAR)
-    out = crop.copy()
-    inside = mask > 0
-    out[inside] = full[inside]
-    return out
-
-
 def erase(rect: Rectified, detections: Sequence[PawnDetection], grow: float = 0.0) -> Rectified:
     """A copy of ``rect`` with the pawns painted out (inpainted from the board around them).
 
@@ -899,8 +871,6 @@ def erase(rect: Rectified, detections: Sequence[PawnDetection], grow: float = 0.
     ``grow`` widens each blob (tiles) beyond a 1-pixel rim; wider inpainting smears
     walls over corridors (on 200 rendered boards: 16 misread tiles unpainted, 5 with
     no growth, 10 at 0.06, 20 at 0.12).
-
-    The paint is made at half size (:func:`_paint`).
 
     A tall 3D pawn's blob is its lit colour only; its shaded body stays in the view.
     Painting out the whole body too was measured and not kept: more painted pawn means
@@ -923,5 +893,5 @@ def erase(rect: Rectified, detections: Sequence[PawnDetection], grow: float = 0.
         mask = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
         mask[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = d.pixels.astype(np.uint8)
         mask = cv2.dilate(mask, kernel)
-        image[y0:y1, x0:x1] = _paint(image[y0:y1, x0:x1], mask)
+        image[y0:y1, x0:x1] = cv2.inpaint(image[y0:y1, x0:x1], mask, 3, cv2.INPAINT_TELEA)
     return replace(rect, image=image)
