@@ -111,3 +111,40 @@ def test_the_written_out_clips_are_min_and_max_bit_for_bit() -> None:
                 assert math.isnan(mine)
             else:
                 assert mine == theirs and math.copysign(1.0, mine) == math.copysign(1.0, theirs)
+
+
+def test_the_surface_is_refitted_only_when_an_outlier_was_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every pixel kept the refit would solve the very same system: it is solved once; a glint
+    (outliers) still gets its refit without them."""
+    from vision import pawn_features as pf
+
+    yy, xx = np.mgrid[0:30, 0:30]
+    plane = 100.0 + 2.0 * xx + 0.5 * yy  # a smooth light field: every residual is ~0, every pixel kept
+    inside = np.nonzero(np.ones((30, 30), bool))
+    solved: list[int] = []
+    least_squares = pf._least_squares
+
+    def counting(design: np.ndarray, target: np.ndarray) -> np.ndarray:
+        solved.append(len(target))
+        return least_squares(design, target)
+
+    monkeypatch.setattr(pf, "_least_squares", counting)
+    smooth = pf._surface(plane, inside, 48)
+    assert solved == [900]
+    glint = plane.copy()
+    glint[10:13, 10:13] = 250.0
+    solved.clear()
+    pf._surface(glint, inside, 48)
+    assert len(solved) == 2 and 900 - 9 >= solved[1] > 800
+    # The one fit's answer is the refit's: solving the same system again gives the same bits.
+    monkeypatch.setattr(pf, "_least_squares", least_squares)
+    design = np.empty((900, 6))
+    ys, xs = inside
+    design[:, 0] = 1.0
+    design[:, 1] = (xs - float(xs.sum()) / 900) / 48
+    design[:, 2] = (ys - float(ys.sum()) / 900) / 48
+    design[:, 3], design[:, 4], design[:, 5] = design[:, 1] ** 2, design[:, 2] ** 2, design[:, 1] * design[:, 2]
+    target = plane[ys, xs]
+    keep = np.ones(900, bool)
+    assert np.array_equal(least_squares(design, target), least_squares(design[keep], target[keep]))
+    assert smooth[1] == pytest.approx((2.0 * 48, 0.5 * 48))
