@@ -31,9 +31,11 @@ group whose tiles all still read (none unclear): glare leaves the tiles readable
 hand or a card over them rarely does. Seams are counted on the share of a corner's
 patch that can show them (:func:`_shown_seams`): clipped pixels show none; and a white
 haze, a veil that lets only part of the tiles' contrast through, has them counted on that
-part (:func:`veil_transmission`). Looser
-bounds and wider excuses were measured and lost hands; a glare cut by the board's
-edge (which does not fade) is still flagged.
+part (:func:`veil_transmission`). A glare's halo over a dark wall cell lifts it over the
+cells of its own kind, not always over the board's median cell: with the tiles' read
+openings each cell around a group is also judged against its kind (:func:`_own_lift`).
+Looser bounds and wider excuses were measured and lost hands; a glare cut by the board's
+edge whose halo fades nowhere is still flagged.
 
 Measurements and tried alternatives: vision/notes/occlusion_flat.md.
 """
