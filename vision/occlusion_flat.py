@@ -68,6 +68,11 @@ OUTLINE_CELLS = 2
 #: The least share of the tiles' contrast a veil is taken to let through (:func:`veil_transmission`): under a
 #: denser veil what is left of the seams is the camera's noise and compression, which dividing would inflate.
 VEIL_LEAST = 0.25
+#: The least linear-light structure (median of a flat group's cells, relative to the board's median cell, see
+#: :func:`_linear_strength`) taken for light added: over such a group a lit tile corner is excused even on an
+#: unclear tile (measured: clean glare groups on a mark 0.75-1.09, hands' and objects' 0.00-0.54 but for groups
+#: beside them; vision/notes/occlusion_flat.md, o46).
+LINEAR_KEEP = 0.7
 
 
 def _tile_area(rect: Rectified, rim: int = 0) -> np.ndarray:
@@ -86,6 +91,19 @@ def _relative_strength(rect: Rectified, smooth: float = 0.0) -> np.ndarray:
         log = cv2.GaussianBlur(log, (0, 0), smooth)
     grad = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3), 0.0)
     grad += cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3), 0.0)
+    k = SIZE * CELLS
+    strength = cv2.resize(grad[1:-1, 1:-1], (k, k), interpolation=cv2.INTER_AREA)
+    return strength / max(float(np.median(strength)), 1e-6)
+
+
+def _linear_strength(rect: Rectified, smooth: float = 0.0) -> np.ndarray:
+    """14x14 mean gradient of linear grey per cell over the board's median cell (:func:`_relative_strength` in
+    linear light): light added keeps it, a surface loses it."""
+    lin = _LINEAR_GREY[cv2.cvtColor(_tile_area(rect, 1), cv2.COLOR_BGR2GRAY)].astype(np.float32)
+    if smooth > 0:
+        lin = cv2.GaussianBlur(lin, (0, 0), smooth)
+    grad = cv2.absdiff(cv2.Sobel(lin, cv2.CV_32F, 1, 0, ksize=3), 0.0)
+    grad += cv2.absdiff(cv2.Sobel(lin, cv2.CV_32F, 0, 1, ksize=3), 0.0)
     k = SIZE * CELLS
     strength = cv2.resize(grad[1:-1, 1:-1], (k, k), interpolation=cv2.INTER_AREA)
     return strength / max(float(np.median(strength)), 1e-6)
@@ -167,6 +185,7 @@ def flat_groups(
     glare = _glare_cells(rect, clip_level)
     grey = _cell_grey(rect)
     # Measured once, only if a group is judged.
+    linear = cache(partial(_linear_strength, rect, smooth))
     lift = cache(lambda: None if openings is None else _own_lift(grey, openings, pawns))
     best = 0
     lit = cache(partial(light_seams, rect))  # measured once, only if a group needs it
@@ -197,6 +216,8 @@ def flat_groups(
         if own is None:
             own = foreign if lit_points is None or not _lies_on(squares, set(), foreign) else foreign & ~lit_points()
         read = not squares & unclear  # a lit corner is excused only where the tiles still read
+        # ... or where the flat cells keep the tiles' structure in linear light (light added keeps it).
+        read = read or float(np.median(linear()[group])) >= LINEAR_KEEP
         coloured = _lies_on(squares, set(), own if read else foreign)
         if coloured or not _fading(group, strength, grey, glare, pawns, lift()):
             best = len(cells)
