@@ -15,22 +15,9 @@ import random
 import numpy as np
 
 from companion.board import random_setup
-from tests.support.clean_board import clean_rect
+from tests.support.clean_board import clean_rect, with_pool
 from vision.occlusion import OcclusionConfig
 from vision.occlusion_flat import CELLS, _fading, _own_lift, flat_groups
-from vision.rectify import Rectified
-
-
-def _pooled(rect: Rectified, centre: tuple[float, float], sigma: float, gain: float) -> Rectified:
-    """``rect`` with a white pool of light added in linear light (``centre`` in tiles, row and column, from the
-    tile area's top-left corner; ``sigma`` in tiles)."""
-    t, m = rect.tile_px, rect.margin_px
-    linear = (rect.image.astype(np.float32) / 255.0) ** 2.2
-    yy, xx = np.mgrid[0 : rect.image.shape[0], 0 : rect.image.shape[1]].astype(np.float32)
-    d2 = (yy - m - centre[0] * t) ** 2 + (xx - m - centre[1] * t) ** 2
-    pool = gain * np.exp(-d2 / (2 * (sigma * t) ** 2))[..., None]
-    lit = np.clip((linear + pool) ** (1 / 2.2) * 255.0, 0, 255).astype(np.uint8)
-    return dataclasses.replace(rect, image=lit)
 
 
 def _openings(seed: int) -> np.ndarray:
@@ -76,7 +63,7 @@ def test_a_pool_cut_by_the_board_edge_is_light_not_something_lying_on_the_board(
     rect = clean_rect(seed, "dark", "day")
     cfg = OcclusionConfig()
     nothing = np.zeros((8, 8), bool)
-    lit = _pooled(rect, (6.0, 1.5), 0.6, 1.0)
+    lit = with_pool(rect, (6.0, 1.5), 0.6, 1.0)
     unclear = {(6, 1)}  # the pool washed its edge tile out of the read
     assert flat_groups(lit, unclear, nothing)[0] >= cfg.min_flat_cells  # without the cells' own kinds
     assert flat_groups(lit, unclear, nothing, openings=_openings(seed))[0] < cfg.min_flat_cells
