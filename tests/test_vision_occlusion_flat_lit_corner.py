@@ -6,6 +6,8 @@ the top right of a blue board; si 0016: white glare spots on a dark stone board)
 toward white (foreign), although it kept the tiles' seams in linear light as light does. Where every tile
 of the group still reads, such a lit corner (:func:`vision.occlusion._lit_points`) no longer makes the group
 a surface; the group is still judged by its outline and its seams, and a pale card hides the seams.
+Where a tile stopped reading, the lit corner counts unless the group's flat cells keep the tiles' structure in
+linear light (o46, :data:`vision.occlusion_flat.LINEAR_KEEP`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 
+import vision.occlusion_flat as flat
 from tests.support.clean_board import clean_rect
 from vision.occlusion import OcclusionConfig, _lit_points
 from vision.occlusion_flat import flat_groups
@@ -47,8 +51,12 @@ def test_a_lit_foreign_corner_under_glare_does_not_make_a_surface_where_the_tile
     assert lit[3, 3]  # brighter than the board's corners, its seams kept in linear light
     assert flat_groups(glare, set(), marked)[0] >= cfg.min_flat_cells  # before: "something lying on the board"
     assert flat_groups(glare, set(), marked, lit_points=lambda: lit)[0] < cfg.min_flat_cells
-    # On a tile that no longer reads the tinted corner counts as before.
-    assert flat_groups(glare, {(2, 2)}, marked, lit_points=lambda: lit)[0] >= cfg.min_flat_cells
+    # On a tile that no longer reads the tinted corner counts, unless the flat cells keep the tiles' structure in
+    # linear light as light added does (o46: :data:`vision.occlusion_flat.LINEAR_KEEP`); this glare keeps it.
+    assert flat_groups(glare, {(2, 2)}, marked, lit_points=lambda: lit)[0] < cfg.min_flat_cells
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(flat, "LINEAR_KEEP", np.inf)
+        assert flat_groups(glare, {(2, 2)}, marked, lit_points=lambda: lit)[0] >= cfg.min_flat_cells
 
 
 def test_a_pale_card_with_a_corner_of_its_own_colour_stays_a_surface() -> None:

@@ -164,6 +164,7 @@ def signals(
         cfg.lit_lost,
         cfg.lit_edge,
         lambda: foreign & _lit_points(colours, cfg.night_lit, seams()[0], bounds),
+        np.array([int(t.openings) for t in tiles]).reshape(SIZE, SIZE),
     )
     bar = cfg.quality_bar(lighting)
     unwashed = _unwashed_quality(rect, hidden, foreign, seams, cfg, lighting) if quality < bar else -1.0

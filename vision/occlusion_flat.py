@@ -31,9 +31,11 @@ group whose tiles all still read (none unclear): glare leaves the tiles readable
 hand or a card over them rarely does. Seams are counted on the share of a corner's
 patch that can show them (:func:`_shown_seams`): clipped pixels show none; and a white
 haze, a veil that lets only part of the tiles' contrast through, has them counted on that
-part (:func:`veil_transmission`). Looser
-bounds and wider excuses were measured and lost hands; a glare cut by the board's
-edge (which does not fade) is still flagged.
+part (:func:`veil_transmission`). A glare's halo over a dark wall cell lifts it over the
+cells of its own kind, not always over the board's median cell: with the tiles' read
+openings each cell around a group is also judged against its kind (:func:`_own_lift`).
+Looser bounds and wider excuses were measured and lost hands; a glare cut by the board's
+edge whose halo fades nowhere is still flagged.
 
 Measurements and tried alternatives: vision/notes/occlusion_flat.md.
 """
@@ -66,6 +68,11 @@ OUTLINE_CELLS = 2
 #: The least share of the tiles' contrast a veil is taken to let through (:func:`veil_transmission`): under a
 #: denser veil what is left of the seams is the camera's noise and compression, which dividing would inflate.
 VEIL_LEAST = 0.25
+#: The least linear-light structure (median of a flat group's cells, relative to the board's median cell, see
+#: :func:`_linear_strength`) taken for light added: over such a group a lit tile corner is excused even on an
+#: unclear tile (measured: clean glare groups on a mark 0.75-1.09, hands' and objects' 0.00-0.54 but for groups
+#: beside them; vision/notes/occlusion_flat.md, o46).
+LINEAR_KEEP = 0.7
 
 
 def _tile_area(rect: Rectified, rim: int = 0) -> np.ndarray:
@@ -84,6 +91,19 @@ def _relative_strength(rect: Rectified, smooth: float = 0.0) -> np.ndarray:
         log = cv2.GaussianBlur(log, (0, 0), smooth)
     grad = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3), 0.0)
     grad += cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3), 0.0)
+    k = SIZE * CELLS
+    strength = cv2.resize(grad[1:-1, 1:-1], (k, k), interpolation=cv2.INTER_AREA)
+    return strength / max(float(np.median(strength)), 1e-6)
+
+
+def _linear_strength(rect: Rectified, smooth: float = 0.0) -> np.ndarray:
+    """14x14 mean gradient of linear grey per cell over the board's median cell (:func:`_relative_strength` in
+    linear light): light added keeps it, a surface loses it."""
+    lin = _LINEAR_GREY[cv2.cvtColor(_tile_area(rect, 1), cv2.COLOR_BGR2GRAY)].astype(np.float32)
+    if smooth > 0:
+        lin = cv2.GaussianBlur(lin, (0, 0), smooth)
+    grad = cv2.absdiff(cv2.Sobel(lin, cv2.CV_32F, 1, 0, ksize=3), 0.0)
+    grad += cv2.absdiff(cv2.Sobel(lin, cv2.CV_32F, 0, 1, ksize=3), 0.0)
     k = SIZE * CELLS
     strength = cv2.resize(grad[1:-1, 1:-1], (k, k), interpolation=cv2.INTER_AREA)
     return strength / max(float(np.median(strength)), 1e-6)
@@ -117,6 +137,7 @@ def flat_groups(
     seam_lost: float = 0.5,
     seam_edge: float = 3.0,
     lit_points: Callable[[], np.ndarray] | None = None,
+    openings: np.ndarray | None = None,
 ) -> tuple[int, int]:
     """Largest 4-connected group of flat half-tile cells lying on an unclear tile or a foreign tile corner.
 
@@ -141,6 +162,10 @@ def flat_groups(
     over the share of the contrast a haze over it lets through (:func:`veil_transmission`; so does the
     seamless point's test above).
 
+    ``openings``: the tiles' read openings (7x7 masks, N=1 E=2 S=4 W=8): a cell beside a group counts as lit by
+    the glare when it is brighter than the cells of its own kind (:func:`_own_lift`), not only than the board's
+    median cell (:func:`_fading`).
+
     A blown-out flat group (glare cells included) with an outline counts on its own, wherever it lies
     (:func:`_blown_surface`: a white card or a pale hand in bright light).
 
@@ -159,6 +184,9 @@ def flat_groups(
     strength = rel.copy()
     glare = _glare_cells(rect, clip_level)
     grey = _cell_grey(rect)
+    # Measured once, only if a group is judged.
+    linear = cache(partial(_linear_strength, rect, smooth))
+    lift = cache(lambda: None if openings is None else _own_lift(grey, openings, pawns))
     best = 0
     lit = cache(partial(light_seams, rect))  # measured once, only if a group needs it
     veil = cache(partial(veil_transmission, rect))
@@ -188,7 +216,10 @@ def flat_groups(
         if own is None:
             own = foreign if lit_points is None or not _lies_on(squares, set(), foreign) else foreign & ~lit_points()
         read = not squares & unclear  # a lit corner is excused only where the tiles still read
-        if _lies_on(squares, set(), own if read else foreign) or not _fading(group, strength, grey, glare, pawns):
+        # ... or where the flat cells keep the tiles' structure in linear light (light added keeps it).
+        read = read or float(np.median(linear()[group])) >= LINEAR_KEEP
+        coloured = _lies_on(squares, set(), own if read else foreign)
+        if coloured or not _fading(group, strength, grey, glare, pawns, lift()):
             best = len(cells)
             continue
         if not _keeps_seams(cells, shown(), seam_keep, seam_lost):
@@ -328,7 +359,14 @@ def _cell_grey(rect: Rectified) -> np.ndarray:
     return cv2.resize(grey, (k, k), interpolation=cv2.INTER_AREA)
 
 
-def _fading(group: np.ndarray, strength: np.ndarray, grey: np.ndarray, glare: np.ndarray, pawns: np.ndarray) -> bool:
+def _fading(
+    group: np.ndarray,
+    strength: np.ndarray,
+    grey: np.ndarray,
+    glare: np.ndarray,
+    pawns: np.ndarray,
+    lift: np.ndarray | None = None,
+) -> bool:
     """Is this group of flat cells (14x14 booleans) the core of a lamp's glare fading out, not an object?
 
     Glare is light added over part of the board: brighter than the board's median cell, and
@@ -340,15 +378,43 @@ def _fading(group: np.ndarray, strength: np.ndarray, grey: np.ndarray, glare: np
     Judged only for a group with no foreign tile corner on its tiles (glare pulls the walls'
     colour toward white at most; the pale hands whose flat cells looked like this, 3 of 348
     groups, brought a colour of their own to a corner there). The twin of
-    :func:`vision.occlusion_lattice._veil_cores` for flat cells. Measurements:
-    vision/notes/occlusion_flat.md.
+    :func:`vision.occlusion_lattice._veil_cores` for flat cells.
+
+    ``lift`` (14x14, :func:`_own_lift`): a cell brighter than the cells of its own kind counts as lit too. A
+    glare's halo reaches wall cells far from its core, lifted over their kind yet under the board's median
+    where the corridors are pale: on a clean sixth-renderer board (dev si2 0068, seed 9310068) a white pool
+    cut by the board's edge left one such wall cell beside its 5 flat cells, 0.94 of the median cell.
+    Measurements: vision/notes/occlusion_flat.md.
     """
     level = float(np.median(grey))
     if float(grey[group].mean()) <= level:
         return False
     ring = _ring(group, pawns)
-    washed = glare | ((strength < 1.0) & (grey > level))
+    brighter = grey > level if lift is None else (grey > level) | (lift > 1.0)
+    washed = glare | ((strength < 1.0) & brighter)
     return bool(ring.any()) and bool(washed[ring].all())
+
+
+def _own_lift(grey: np.ndarray, openings: np.ndarray, pawns: np.ndarray) -> np.ndarray:
+    """14x14 mean grey of each half-tile cell over the median cell of its kind (pawns' cells left out of it).
+
+    A cell's kind is which of the two tile sides it lies along are open (from ``openings``, the tiles' read
+    masks, N=1 E=2 S=4 W=8): a cell along two walls is mostly wall, one along two arms mostly corridor, so
+    cells of one kind share one level in the board's own light. The board's median cell alone says nothing of
+    a dark wall cell that a glare's halo lifted, the pale corridors holding the median over it.
+    """
+    masks = np.repeat(np.repeat(np.asarray(openings, dtype=np.int64), CELLS, axis=0), CELLS, axis=1)
+    rows, cols = np.indices(masks.shape)
+    along_row = np.where(rows % CELLS == 0, masks & 1, (masks >> 2) & 1)  # the N side's arm, or the S side's
+    along_col = np.where(cols % CELLS == 0, (masks >> 3) & 1, (masks >> 1) & 1)  # the W side's arm, or the E side's
+    kind = 2 * along_row + along_col
+    lift = np.ones(grey.shape, dtype=np.float64)
+    for k in range(4):
+        members = kind == k
+        counted = members & ~pawns
+        if counted.any():
+            lift[members] = grey[members] / max(float(np.median(grey[counted])), 1e-6)
+    return lift
 
 
 def _darker(cells: np.ndarray, labels: np.ndarray, count: int) -> int:

@@ -3,6 +3,7 @@ occlusion tests lay objects or light (so what they add is the only thing that ca
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from functools import cache
 
@@ -30,3 +31,15 @@ def clean_rect(seed: int = 41, look: str = "classic", lighting: str = "day") -> 
     rect = BoardReader().read_detailed(image, corners=corners).rect
     assert rect is not None
     return rect
+
+
+def with_pool(rect: Rectified, centre: tuple[float, float], sigma: float, gain: float) -> Rectified:
+    """``rect`` with a white pool of light added in linear light (``centre`` in tiles, row and column, from the
+    tile area's top-left corner; ``sigma`` in tiles)."""
+    t, m = rect.tile_px, rect.margin_px
+    linear = (rect.image.astype(np.float32) / 255.0) ** 2.2
+    yy, xx = np.mgrid[0 : rect.image.shape[0], 0 : rect.image.shape[1]].astype(np.float32)
+    d2 = (yy - m - centre[0] * t) ** 2 + (xx - m - centre[1] * t) ** 2
+    pool = gain * np.exp(-d2 / (2 * (sigma * t) ** 2))[..., None]
+    lit = np.clip((linear + pool) ** (1 / 2.2) * 255.0, 0, 255).astype(np.uint8)
+    return dataclasses.replace(rect, image=lit)
