@@ -86,24 +86,23 @@ def _relative_strength(rect: Rectified, smooth: float = 0.0) -> np.ndarray:
 
     ``smooth``: Gaussian sigma (rectified pixels) applied to the log grey first, or 0.
     """
-    log = cv2.LUT(cv2.cvtColor(_tile_area(rect, 1), cv2.COLOR_BGR2GRAY), _LOG_GREY)
-    if smooth > 0:
-        log = cv2.GaussianBlur(log, (0, 0), smooth)
-    grad = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3), 0.0)
-    grad += cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3), 0.0)
-    k = SIZE * CELLS
-    strength = cv2.resize(grad[1:-1, 1:-1], (k, k), interpolation=cv2.INTER_AREA)
-    return strength / max(float(np.median(strength)), 1e-6)
+    return _cell_gradients(cv2.LUT(cv2.cvtColor(_tile_area(rect, 1), cv2.COLOR_BGR2GRAY), _LOG_GREY), smooth)
 
 
 def _linear_strength(rect: Rectified, smooth: float = 0.0) -> np.ndarray:
     """14x14 mean gradient of linear grey per cell over the board's median cell (:func:`_relative_strength` in
     linear light): light added keeps it, a surface loses it."""
     lin = _LINEAR_GREY[cv2.cvtColor(_tile_area(rect, 1), cv2.COLOR_BGR2GRAY)].astype(np.float32)
+    return _cell_gradients(lin, smooth)
+
+
+def _cell_gradients(levels: np.ndarray, smooth: float) -> np.ndarray:
+    """14x14 mean gradient magnitude of ``levels`` (the tile area with a one-pixel rim, float32) per half-tile
+    cell, over the median cell; ``smooth`` is a Gaussian sigma applied first, or 0."""
     if smooth > 0:
-        lin = cv2.GaussianBlur(lin, (0, 0), smooth)
-    grad = cv2.absdiff(cv2.Sobel(lin, cv2.CV_32F, 1, 0, ksize=3), 0.0)
-    grad += cv2.absdiff(cv2.Sobel(lin, cv2.CV_32F, 0, 1, ksize=3), 0.0)
+        levels = cv2.GaussianBlur(levels, (0, 0), smooth)
+    grad = cv2.absdiff(cv2.Sobel(levels, cv2.CV_32F, 1, 0, ksize=3), 0.0)
+    grad += cv2.absdiff(cv2.Sobel(levels, cv2.CV_32F, 0, 1, ksize=3), 0.0)
     k = SIZE * CELLS
     strength = cv2.resize(grad[1:-1, 1:-1], (k, k), interpolation=cv2.INTER_AREA)
     return strength / max(float(np.median(strength)), 1e-6)
