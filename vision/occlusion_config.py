@@ -59,7 +59,8 @@ class OcclusionConfig:
       corner lays fingers on two sides), each at most one segment from the next, whose colour goes on over
       the edge tile just inside (``finger_strip``, in tiles) within ``finger_cont`` of the segment's shift
       from the print (a finger's skin shades a little apart over the tile: 0.09-0.10 measured; light leaves
-      the tile 0.29 and more apart, vision/notes/occlusion_band.md o47), and not gained near-white light
+      the tile 0.39+ apart on dev frames, but a coloured light over a neutral frame and pale tiles tints both
+      its way: 0.14 on a fresh clean frame, vision/notes/occlusion_band.md o47), and not gained near-white light
       (``glare_balance``), decide: fingers spread apart, one opaque surface over frame and tile; light
       keeps the tile's colour apart from the frame's, a haze that does not is near-white
       (:func:`vision.occlusion_band.finger_run`);
