@@ -201,8 +201,9 @@ def inner_colours(rect: Rectified, config: OcclusionConfig | None = None) -> np.
 def finger_run(
     flags: np.ndarray, values: np.ndarray, expected: np.ndarray, inner: np.ndarray, cfg: OcclusionConfig
 ) -> int:
-    """Most foreign frame segments (``flags``, gates judged, :func:`frame_band`) on one side whose surface goes on
-    over the edge tile, one such segment at most one segment from the next (fingers spread apart).
+    """Most foreign frame segments (``flags``, gates judged, :func:`frame_band`) whose surface goes on over the
+    edge tile, one such segment at most one segment from the next (fingers spread apart), counted going round
+    the frame: a hand over the board's corner lays its fingers across two sides (:func:`_spread_run`).
 
     A finger crossing the frame is one opaque surface: just inside the tile area (``inner``,
     :func:`inner_colours`) it keeps the colour it has over the frame (``values``), within ``finger_cont`` of the
@@ -214,19 +215,32 @@ def finger_run(
     adds near-white light (:func:`_white_gain`), so such segments do not count. A pale hand or white sleeve gains
     white too (known limit, as for :func:`_spilled`). Measurements: vision/notes/occlusion_band.md (o39).
     """
-    sides = np.asarray(flags).reshape(4, 2 * SIZE) == 1
     shift = np.linalg.norm(values - expected, axis=1)
     cont = np.linalg.norm(values - inner, axis=1) < cfg.finger_cont * np.maximum(shift, 1e-6)
     cont &= np.asarray(flags).reshape(-1) == 1
     for k in np.flatnonzero(cont):
         cont[k] = not _white_gain(values[k], expected[k], cfg)
-    best = 0
-    for row in sides & cont.reshape(4, 2 * SIZE):
-        run, last = 0, -9
-        for k in np.flatnonzero(row):
-            run = run + 1 if k - last <= 2 else 1
-            last = int(k)
-            best = max(best, run)
+    return _spread_run(cont[_RING])
+
+
+def _spread_run(ring: np.ndarray) -> int:
+    """Longest chain of marked positions going round the frame (``ring``: :data:`_RING` order, closed), each at
+    most two positions from the next: fingers spread apart leave one segment clear between them, and fingers
+    over the board's corner go on from the end of one side to the start of the next."""
+    marked = np.flatnonzero(ring)
+    if len(marked) == 0:
+        return 0
+    n = len(ring)
+    gaps = np.diff(np.append(marked, marked[0] + n))  # gap after each marked position, the last one closing the ring
+    if bool((gaps <= 2).all()):
+        return len(marked)
+    start = int(np.flatnonzero(gaps > 2)[0]) + 1  # a chain starts after a gap too wide to bridge
+    best = run = 0
+    for g in np.roll(gaps, -start):
+        run += 1
+        best = max(best, run)
+        if g > 2:
+            run = 0
     return best
 
 

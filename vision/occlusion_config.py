@@ -55,9 +55,12 @@ class OcclusionConfig:
       each within ``band_flat_spread`` of the run's median shift from the print, the segment
       past each end back within ``band_flat_end`` of it (an opaque surface ends at its outline;
       a light's pool peaks and fades, :func:`vision.occlusion_band.one_colour_run`). By day
-      ``min_band_fingers`` foreign segments on one side (gates judged), each at most one segment from the
-      next, whose colour goes on over the edge tile just inside (``finger_strip``, in tiles) within
-      ``finger_cont`` of the segment's shift from the print, and not gained near-white light
+      ``min_band_fingers`` foreign segments going round the frame (gates judged; a hand over the board's
+      corner lays fingers on two sides), each at most one segment from the next, whose colour goes on over
+      the edge tile just inside (``finger_strip``, in tiles) within ``finger_cont`` of the segment's shift
+      from the print (a finger's skin shades a little apart over the tile: 0.09-0.10 measured; light leaves
+      the tile 0.39+ apart on dev frames, but a coloured light over a neutral frame and pale tiles tints both
+      its way: 0.14 on a fresh clean frame, vision/notes/occlusion_band.md o47), and not gained near-white light
       (``glare_balance``), decide: fingers spread apart, one opaque surface over frame and tile; light
       keeps the tile's colour apart from the frame's, a haze that does not is near-white
       (:func:`vision.occlusion_band.finger_run`);
@@ -141,7 +144,7 @@ class OcclusionConfig:
     band_flat_spread: float = 0.22
     band_flat_end: float = 0.3
     min_band_fingers: int = 3
-    finger_cont: float = 0.08
+    finger_cont: float = 0.12
     finger_strip: tuple[float, float] = (0.04, 0.16)
     seam_patch: float = 0.15
     seam_keep: float = 0.9
@@ -211,8 +214,8 @@ class Signals:
     ``band_flat``: by day, measured only beside a doubtful lone run, the longest run of foreign frame segments
     (gates judged) one surface of one colour covers, ending at its outline
     (:func:`vision.occlusion_band.one_colour_run`); ``band_fingers``: by day, wherever the plain frame has a
-    foreign segment, the most foreign segments on one side (gates judged) that go on over the edge tile in their
-    own colour, each at most one segment from the next (:func:`vision.occlusion_band.finger_run`).
+    foreign segment, the most foreign segments going round the frame (gates judged) that go on over the edge tile
+    in their own colour, each at most one segment from the next (:func:`vision.occlusion_band.finger_run`).
     """
 
     band_run: int
