@@ -151,6 +151,15 @@ class TilesConfig:
       the shape (times the share of the side seen); 1: the veil read alone. The veil compresses
       Lab differences toward "closed", so there the colour read is the one known to be wrong, and
       a weak typicality-weighted vote could not overturn a colour side read closed at -7. 0: off.
+    * ``veil_fallback``: by day, a side on which neither colour band looks like corridor or wall
+      (both typicality weights under this) is also read against the wall at its own ends in linear
+      light (:mod:`vision.tile_veil`): that read moves the log-odds the shape is chosen on toward its
+      own, as far as it is typical (times the share of the side seen) and the colour bands are not
+      (``1 - weight / veil_fallback``). Glare adds light, which leaves the linear difference to the
+      ends and cancels in it, while it moves the Lab features off both classes. Only on the read
+      with the found pawns painted out, and not on sides they may shade (a shadow multiplies, it
+      does not add). 0.5: where a band starts to count as typical (:data:`vision.tiles.TYPICAL`).
+      0: off (the night config: glow and LED light).
     * ``board_share``: a box keeps its board-only means while at least this share of its
       pixels is board; under a picture or a pawn it falls back to all its pixels (the
       typicality weights then judge the band).
@@ -210,6 +219,7 @@ class TilesConfig:
     line_gate: float = 0.9
     veil_weight: float = 0.5
     veil_shape_weight: float = 1.0
+    veil_fallback: float = 0.5
     shadow_band: bool = True
 
 

@@ -31,7 +31,9 @@ again within the inventory (:func:`vision.tile_decode.in_inventory`), changing o
 the camera did not clearly see (:func:`_unseen_sides`, and sides whose two bands contradict
 each other: :func:`_split_sides`); otherwise it stays as read. Which tile it changes is
 weighed with blind sides' paint counted as the coin flip it is (:func:`_inventory_evidence`).
-By day a hard shadow band crossing the board and its frame band (a lamp's arm, a window bar) is
+By day, with the pawns painted out, a side neither colour band reads as corridor or wall leans on
+its linear-light contrast to the wall at its own ends (:func:`_veil_fallback`: glare adds light,
+which cancels there). By day a hard shadow band crossing the board and its frame band (a lamp's arm, a window bar) is
 divided out of the view first (:mod:`vision.tile_shade`); a frame with none reads as before.
 At night each side is referred to the wall at its ends at its own depth
 (:func:`tiles_for_lighting`), which cancels gaps and seams along the border.
@@ -119,12 +121,16 @@ def tiles_for_lighting(config: TilesConfig | None, lighting: str) -> TilesConfig
     24 wrong tiles -> 16 on 70 frames). By day the corner reference stays: against the
     ends at depth a tile under a hand read clear, and the occlusion check needs it
     unclear (third renderer: 3 more frames with hands, of 44, read as boards).
-    The inventory check (``inventory``) is a day rule: at night a tile's class evidence is
-    spread thin, and the cheapest change was as often a right tile (nine night sets of the
-    five renderers: 21 wrong tiles -> 18, but two sets lost one each).
+    The linear-light fallback for sides neither colour band reads typically (``veil_fallback``)
+    is measured by day only: off at night. The inventory check (``inventory``) is a day rule:
+    at night a tile's class evidence is spread thin, and the cheapest change was as often a
+    right tile (nine night sets of the five renderers: 21 wrong tiles -> 18, but two sets lost
+    one each).
     """
     cfg = config or DEFAULT_CONFIG
-    return replace(cfg, ends_at_depth=True, inventory=False, shadow_band=False) if lighting == "night" else cfg
+    if lighting != "night":
+        return cfg
+    return replace(cfg, ends_at_depth=True, inventory=False, shadow_band=False, veil_fallback=0.0)
 
 
 def _excluded_grid(exclude: Iterable[Square] | None) -> np.ndarray:
@@ -197,11 +203,21 @@ def _side_logits(
         logit, usual, outer = _read_sides(bands, excluded, cfg, extra_sides, shaded, visible)
         if cfg.line_weight > 0 and bands.lightness is not None and _in_doubt(logit, cfg.line_gate):
             logit = logit + cfg.line_weight * _line_logit(rect, bands.lightness, excluded, cfg, extra_sides)
-        invalid = _invalid_tiles(logit)
+        shift = None
+        read = None
+        # Only once the pawns are known and painted out (``visible``): before, a side no colour band reads
+        # typically is mostly under a pawn, which the linear-light read does not see through either.
+        if cfg.veil_fallback > 0 and visible is not None and _colour_atypical(usual, outer, cfg, shaded).any():
+            read = _veil_read(rect, excluded, cfg, extra_sides, visible)
+            shift = _veil_fallback(logit, usual, outer, read[0], read[1], cfg, shaded)
+        chosen = logit if shift is None else logit + shift
+        invalid = _invalid_tiles(chosen)
         if (cfg.veil_weight > 0 or cfg.veil_shape_weight > 0) and invalid.any():
             # A tile that is no shape under a glare veil: its sides against itself in linear light too.
-            veil, seen, veiled = _veil_read(rect, excluded, cfg, extra_sides, visible)
-            return logit, excluded, usual.model, _veil_shift(logit, veil, seen, invalid & veiled, cfg), (usual, outer)
+            veil, seen, veiled = read if read is not None else _veil_read(rect, excluded, cfg, extra_sides, visible)
+            more = _veil_shift(chosen, veil, seen, invalid & veiled, cfg)
+            shift = more if shift is None else shift + more
+        return logit, excluded, usual.model, shift, (usual, outer)
     elif shaded is not None and shaded.any():
         logit, usual, outer = _read_sides(bands, excluded, cfg, None, shaded, visible)
     return logit, excluded, usual.model, None, (usual, outer)
@@ -310,6 +326,45 @@ def _veil_read(
     veil = read_band(features, excluded, cfg, extra_sides)
     seen = np.ones(veil.logit.shape) if visible is None else _seen(visible[0], cfg)
     return veil, seen, veiled
+
+
+def _veil_fallback(
+    logit: np.ndarray,
+    usual: Band,
+    outer: Band,
+    veil: Band,
+    seen: np.ndarray,
+    cfg: TilesConfig,
+    shaded: np.ndarray | None = None,
+) -> np.ndarray:
+    """How the log-odds (7, 7, 4) move for choosing shapes where neither colour band looks like corridor or wall.
+
+    The linear-light read against the side's own ends (:mod:`vision.tile_veil`) is a third band,
+    a fallback after both colour bands: the log-odds move toward it by its typicality times the
+    share of the side seen times how far both colour bands fall short of ``veil_fallback``.
+    A glare pool adds light: in Lab it moves a side off both classes (atypical in both bands,
+    often confidently wrong), while in linear light the same added light cancels against the
+    wall at the side's ends. Where the veil read is itself atypical (a spot burnt to white, a
+    picture) it moves little. Sides a found pawn may shade (``shaded``) are left alone: a cast
+    shadow multiplies the light, which the difference does not cancel, and those sides have
+    their own shade-free read. Only on the read with the pawns painted out (the reader's second;
+    the caller's gate): on the first, the sides no colour band reads typically are mostly under
+    pawns (the bench photo's three are), and a frame whose pawn stage found none reads as before.
+    Only for choosing shapes; the published edges stay the colour read's (the occlusion check
+    weighs them). Figures: vision/notes/tiles.md, t31.
+    """
+    colour = np.maximum(usual.weight, outer.weight)
+    share = veil.weight * seen * np.clip(1.0 - colour / cfg.veil_fallback, 0.0, 1.0)
+    if shaded is not None:
+        share = np.where(shaded, 0.0, share)
+    return share * (veil.logit - logit)
+
+
+def _colour_atypical(usual: Band, outer: Band, cfg: TilesConfig, shaded: np.ndarray | None) -> np.ndarray:
+    """Sides (7, 7, 4) :func:`_veil_fallback` may move: neither colour band ``veil_fallback`` typical, no pawn's
+    shade. A frame with none skips the linear-light read (an integral image of the tile area)."""
+    atypical = np.maximum(usual.weight, outer.weight) < cfg.veil_fallback
+    return atypical if shaded is None else atypical & ~shaded
 
 
 def _veil_shift(logit: np.ndarray, veil: Band, seen: np.ndarray, chosen: np.ndarray, cfg: TilesConfig) -> np.ndarray:
