@@ -152,7 +152,7 @@ class OcclusionConfig:
     min_band_fingers: int = 3
     finger_cont: float = 0.12
     finger_strip: tuple[float, float] = (0.04, 0.16)
-    min_band_absorbed: int = 6
+    min_band_absorbed: int = 4
     absorbed_lengths: tuple[int, int] = (4, 12)
     absorbed_shrink: float = 0.35
     absorbed_margin: float = 2.5
