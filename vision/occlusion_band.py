@@ -136,7 +136,7 @@ def frame_band(
                 members,
                 _RING,
                 cfg,
-                partial(_foreign_segments, values, _segment_positions(t, m), members, cfg, lattice, night, light),
+                partial(_foreign_not_white, values, _segment_positions(t, m), members, cfg, lattice, light),
                 partial(inner_colours, rect, cfg),
             )
         if detail is not None:
@@ -298,6 +298,26 @@ def _foreign_segments(
             excused |= _mixed_light(values, flags, lattice[0], lattice[1], cfg)
             excused |= _tinted_at_night(values, expected, flags, lattice[0], lattice[1], cfg)
         flags &= ~excused
+    return flags
+
+
+def _foreign_not_white(
+    values: np.ndarray,
+    positions: np.ndarray,
+    known: np.ndarray,
+    cfg: OcclusionConfig,
+    lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+    edge_light: tuple[np.ndarray, Callable[[], np.ndarray]] | None,
+    rest: np.ndarray,
+) -> np.ndarray:
+    """By day, the segments :func:`_foreign_segments` finds foreign against the lighting model fitted to ``rest``
+    that did not gain near-white light over it (:func:`_white_gain`): a white glare or haze washes the frame and
+    the edge tile beside it to its own colour, as a surface over both does (:func:`finger_run` leaves them out
+    alike). For :func:`vision.occlusion_band_fit.absorbed_run`."""
+    flags = _foreign_segments(values, positions, known, cfg, lattice, False, edge_light, rest)
+    _, expected = _gradient_residuals(values, positions, rest, np.ones(3))
+    for k in np.flatnonzero(flags):
+        flags[k] = not _white_gain(values[k], expected[k], cfg)
     return flags
 
 

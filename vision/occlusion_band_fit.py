@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.occlusion_config import OcclusionConfig
 
-#: The band's judge of its segments (:func:`vision.occlusion_band._foreign_segments`), called with ``rest``:
+#: The band's judge of its segments (:func:`vision.occlusion_band._foreign_not_white`), called with ``rest``:
 #: the segments its lighting model is fitted to (a window left out): foreign flags.
 Judge = Callable[..., np.ndarray]
 
@@ -47,9 +47,10 @@ def absorbed_run(
     longest candidates (``absorbed_tries``) are fitted again robustly without the window; a window counts when
     that shrinks the rest's median residual to ``absorbed_shrink`` of the whole band's or less (the run bent
     the model), and in it the segments that ``judge`` still finds foreign (glare, shade, a pool, a spill over
-    the edge excused), that stand ``absorbed_margin`` times the threshold out, and whose colour goes on over
-    the edge tile just inside (``inner()``, :func:`vision.occlusion_band.inner_colours`, within
-    ``finger_cont`` of the segment's shift from the model) make the run.
+    the edge excused, and no near-white gain: a haze washes frame and edge tile alike), that stand
+    ``absorbed_margin`` times the threshold out, and whose colour goes on over the edge tile just inside
+    (``inner()``, :func:`vision.occlusion_band.inner_colours`, within ``finger_cont`` of the segment's shift
+    from the model) make the run.
     """
     order = np.array([int(i) for i in ring if known[i]])
     n = len(order)
