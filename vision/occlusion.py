@@ -148,10 +148,7 @@ def signals(
     # The unclear tiles on the board's edge, lit ones included: a spill past a readable edge is light.
     rim = {(r, c) for r, c in unclear if r in (0, SIZE - 1) or c in (0, SIZE - 1)}
     edge_light = (disturbed_inside(rim, corroborating), lambda: seams()[0])
-    absorbed: dict[str, int] = {}
-    flags = frame_band(
-        rect, image_shape, cfg, boxes, (colours, seen_foreign, near), night, edge_light=edge_light, absorbed=absorbed
-    )
+    flags = frame_band(rect, image_shape, cfg, boxes, (colours, seen_foreign, near), night, edge_light=edge_light)
     if night:
         flags = beside_squares_unknown(flags, hidden)
     flat, dark = flat_groups(
@@ -202,7 +199,6 @@ def signals(
         band_alone=band_alone,
         band_flat=one_colour,
         band_fingers=fingers,
-        band_absorbed=absorbed.get("run", 0),
         lattice=_largest_cluster(foreign),
         lattice_from_edge=max(
             _largest_cluster(edge_foreign, from_edge=True),
@@ -612,8 +608,6 @@ def decide(sig: Signals, lighting: str = "day", config: OcclusionConfig | None =
         return f"hand or object over the board's frame ({sig.band_flat} frame segments of one colour)"
     if not night and sig.band_fingers >= cfg.min_band_fingers:
         return f"hand over the board's frame and edge ({sig.band_fingers} frame segments going on over the tiles)"
-    if not night and sig.band_absorbed >= cfg.min_band_absorbed:
-        return f"hand or object over the board's frame ({sig.band_absorbed} frame segments unlike the rest's light)"
     if (sig.lattice_unclear if night else sig.lattice_from_edge) > cfg.max_lattice_cluster:
         return f"hand or object over the board ({sig.lattice_from_edge} tile corners covered from its edge)"
     if not night and sig.lattice_unclear >= cfg.min_day_lattice_unclear:

@@ -17,22 +17,18 @@ By day an opaque surface over the frame shows as a run of one colour ending shar
 frame (clear frame between them) make no such run, but each keeps its colour over the edge tile
 just inside, where light leaves the tile's colour apart from the frame's (:func:`finger_run`;
 a sixth-renderer haze at its peak does it for up to two segments). Fingertips that stop at the
-frame's inner edge, or skin of the frame's hue, stay unseen. A large hand over the frame's corner that the band's
-lighting model bends to (its threshold grows past the hand) is found by fitting the model without it
-(:mod:`vision.occlusion_band_fit`).
+frame's inner edge, or skin of the frame's hue, stay unseen.
 Cases, figures and the rules tried and dropped: vision/notes/occlusion_band.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
 
 import cv2
 import numpy as np
 
 from companion.board import SIZE, Square
-from vision.occlusion_band_fit import _gradient_residuals, absorbed_run
 from vision.occlusion_config import OcclusionConfig
 from vision.occlusion_lattice import _glare, shade_invariant
 from vision.rectify import Rectified
@@ -48,7 +44,6 @@ def frame_band(
     all_gates: bool = False,
     edge_light: tuple[np.ndarray, Callable[[], np.ndarray]] | None = None,
     detail: dict[str, np.ndarray] | None = None,
-    absorbed: dict[str, int] | None = None,
 ) -> np.ndarray:
     """Per segment of the board's own frame (4 sides x 14 half-tiles): 1 foreign, 0 like the frame, -1 unknown.
 
@@ -70,8 +65,6 @@ def frame_band(
     beside an unclear inner tile is light, not an arm (:func:`_lit_past_readable_edge`).
     ``detail``: filled with each judged segment's colour (``"values"``, 56 x 3) and its population's lighting
     model there (``"expected"``), for :func:`one_colour_run`.
-    ``absorbed``: by day, filled with ``"run"``, the longest run of plain segments foreign against the lighting
-    model fitted without them (:func:`vision.occlusion_band_fit.absorbed_run`).
     """
     cfg = config or OcclusionConfig()
     t, m = rect.tile_px, rect.margin_px
@@ -125,20 +118,10 @@ def frame_band(
     for group, least in ((known & ~gates, 12), (known & gates, 8) if gated else (None, 0)):
         if group is None or group.sum() < least:
             continue
-        members = group.reshape(-1)
-        light = None if night else edge_light
-        flags = _foreign_segments(values, _segment_positions(t, m), members, cfg, lattice, night, light)
+        flags = _foreign_segments(
+            values, _segment_positions(t, m), group.reshape(-1), cfg, lattice, night, None if night else edge_light
+        )
         out[group] = flags.reshape(4, 2 * SIZE)[group].astype(np.int8)
-        if absorbed is not None and not night and least == 12:
-            absorbed["run"] = absorbed_run(
-                values,
-                _segment_positions(t, m),
-                members,
-                _RING,
-                cfg,
-                partial(_foreign_not_white, values, _segment_positions(t, m), members, cfg, lattice, light),
-                partial(inner_colours, rect, cfg),
-            )
         if detail is not None:
             known_here = group.reshape(-1)
             detail.setdefault("values", values.copy())
@@ -269,14 +252,11 @@ def _foreign_segments(
     lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
     night: bool = False,
     edge_light: tuple[np.ndarray, Callable[[], np.ndarray]] | None = None,
-    rest: np.ndarray | None = None,
 ) -> np.ndarray:
     """Segments of one population (the plain frame, or the gate arrows) unlike its smooth lighting model
-    (``edge_light``: :func:`frame_band`; ``rest``: the segments the model is fitted to, when not all of them:
-    :func:`vision.occlusion_band_fit.absorbed_run` fits it without a run of them)."""
-    fitted = known if rest is None else rest
-    residual, expected = _gradient_residuals(values, positions, fitted, np.ones(3))
-    spread = float(np.median(residual[fitted]))
+    (``edge_light``: :func:`frame_band`)."""
+    residual, expected = _gradient_residuals(values, positions, known, np.ones(3))
+    spread = float(np.median(residual[known]))
     threshold = max(cfg.band_floor, cfg.foreign_distance * spread)
     # A lamp's glare on the frame is not an arm (a pale arm may pass for glare: the rules
     # inside the board then have to see it; a false alarm costs a whole frame's reading).
@@ -298,26 +278,6 @@ def _foreign_segments(
             excused |= _mixed_light(values, flags, lattice[0], lattice[1], cfg)
             excused |= _tinted_at_night(values, expected, flags, lattice[0], lattice[1], cfg)
         flags &= ~excused
-    return flags
-
-
-def _foreign_not_white(
-    values: np.ndarray,
-    positions: np.ndarray,
-    known: np.ndarray,
-    cfg: OcclusionConfig,
-    lattice: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
-    edge_light: tuple[np.ndarray, Callable[[], np.ndarray]] | None,
-    rest: np.ndarray,
-) -> np.ndarray:
-    """By day, the segments :func:`_foreign_segments` finds foreign against the lighting model fitted to ``rest``
-    that did not gain near-white light over it (:func:`_white_gain`): a white glare or haze washes the frame and
-    the edge tile beside it to its own colour, as a surface over both does (:func:`finger_run` leaves them out
-    alike). For :func:`vision.occlusion_band_fit.absorbed_run`."""
-    flags = _foreign_segments(values, positions, known, cfg, lattice, False, edge_light, rest)
-    _, expected = _gradient_residuals(values, positions, rest, np.ones(3))
-    for k in np.flatnonzero(flags):
-        flags[k] = not _white_gain(values[k], expected[k], cfg)
     return flags
 
 
@@ -672,6 +632,29 @@ def _segment_positions(t: int, m: int) -> np.ndarray:
         np.stack([np.full_like(centres, -edge), centres], axis=1),
     ]
     return np.concatenate(sides)
+
+
+def _gradient_residuals(
+    values: np.ndarray, positions: np.ndarray, known: np.ndarray, scale: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distance of each segment's colour from a smooth (planar) lighting model of the frame, fitted robustly,
+    and the model's value there.
+
+    ``scale`` weighs the L, a, b differences: shadows and uneven light change L far
+    more than colour.
+    """
+    design = np.column_stack([np.ones(len(positions)), positions])
+    weights = known.astype(np.float64)
+    residual = np.zeros(len(values))
+    for _ in range(3):
+        w = np.sqrt(weights)[:, None]
+        coef, *_ = np.linalg.lstsq(design * w, values * w, rcond=None)
+        residual = np.linalg.norm((values - design @ coef) * scale, axis=1)
+        cut = max(4.0, 2.5 * float(np.median(residual[known])))
+        weights = (known & (residual <= cut)).astype(np.float64)
+        if weights.sum() < 8:
+            break
+    return residual, design @ coef
 
 
 def longest_run(flags: np.ndarray, near: np.ndarray | None = None) -> int:

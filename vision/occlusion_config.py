@@ -63,13 +63,7 @@ class OcclusionConfig:
       its way: 0.14 on a fresh clean frame, vision/notes/occlusion_band.md o47), and not gained near-white light
       (``glare_balance``), decide: fingers spread apart, one opaque surface over frame and tile; light
       keeps the tile's colour apart from the frame's, a haze that does not is near-white
-      (:func:`vision.occlusion_band.finger_run`). By day ``min_band_absorbed`` plain segments in a row that the
-      band's lighting model bent to (:func:`vision.occlusion_band_fit.absorbed_run`): the band's threshold above
-      its floor, and fitted without a window of ``absorbed_lengths`` segments the rest's median residual shrinks to
-      ``absorbed_shrink`` of the whole band's or less, the window's segments stand ``absorbed_margin`` times the
-      threshold out and are foreign by the band's own tests, and go on over the edge tile (``finger_cont``);
-      ``absorbed_tries`` windows are judged at most (a large hand over the frame's corner: a quarter of the
-      frame in one run tilts the plane and raises every residual; light is smooth, the plane follows it);
+      (:func:`vision.occlusion_band.finger_run`);
     * a cluster of more than ``max_lattice_cluster`` foreign tile corners touching and
       reaching the tile area's edge (fingers over tiles that still decode); clusters of
       fingers that each cross a foreign frame segment add up. ``min_bridged_seen``: a
@@ -152,11 +146,6 @@ class OcclusionConfig:
     min_band_fingers: int = 3
     finger_cont: float = 0.12
     finger_strip: tuple[float, float] = (0.04, 0.16)
-    min_band_absorbed: int = 4
-    absorbed_lengths: tuple[int, int] = (4, 12)
-    absorbed_shrink: float = 0.35
-    absorbed_margin: float = 2.5
-    absorbed_tries: int = 3
     seam_patch: float = 0.15
     seam_keep: float = 0.9
     clip_level: float = 252.0
@@ -226,9 +215,7 @@ class Signals:
     (gates judged) one surface of one colour covers, ending at its outline
     (:func:`vision.occlusion_band.one_colour_run`); ``band_fingers``: by day, wherever the plain frame has a
     foreign segment, the most foreign segments going round the frame (gates judged) that go on over the edge tile
-    in their own colour, each at most one segment from the next (:func:`vision.occlusion_band.finger_run`);
-    ``band_absorbed``: by day, the longest run of plain frame segments foreign against the band's lighting model
-    fitted without them and going on over the edge tiles (:func:`vision.occlusion_band_fit.absorbed_run`).
+    in their own colour, each at most one segment from the next (:func:`vision.occlusion_band.finger_run`).
     """
 
     band_run: int
@@ -247,4 +234,3 @@ class Signals:
     unwashed_quality: float = -1.0
     band_flat: int = 0
     band_fingers: int = 0
-    band_absorbed: int = 0
