@@ -181,9 +181,9 @@ def _side_logits(
     visible: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, TileModel, np.ndarray | None, tuple[Band, Band]]:
     """Combined open log-odds of every side (7, 7, 4), the excluded squares, the usual band's model,
-    the shift (7, 7, 4) to add to the log-odds to choose the shapes of veiled tiles that are no shape on
-    (:func:`_veil_shift`; None: no such tile)
-    and the final usual and border bands (:func:`_split_sides`, for the inventory).
+    the shift (7, 7, 4) to add to the log-odds to choose shapes on (by day, sides neither colour band
+    reads typically: :func:`_veil_fallback`; veiled tiles that are no shape: :func:`_veil_shift`; None:
+    neither) and the final usual and border bands (:func:`_split_sides`, for the inventory).
 
     The veil read (:func:`_veil_read`) only chooses shapes: the published edges and the tiles'
     confidences stay the colour bands' evidence, so a tile reads as unclear where the occlusion
